@@ -1,0 +1,16 @@
+.PHONY: run test test-postgres bench demo-pdfs
+
+run:            ## install, migrate, load the demo, start web + workers (embedded default)
+	scripts/run.sh
+
+test:           ## the whole test suite on SQLite
+	scripts/test.sh
+
+test-postgres:  ## the whole test suite on the PostgreSQL at 127.0.0.1:5432
+	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/oracle} scripts/test.sh
+
+bench:          ## ingestion and retrieval benchmarks (prints figures; no pass/fail)
+	scripts/install.sh --test && .venv/bin/python -m scripts.bench
+
+demo-pdfs:      ## rebuild the demo rulebooks under games/demo/
+	.venv/bin/python -m scripts.make_demo_pdfs

@@ -1,0 +1,112 @@
+"""Bring Qdrant collections up to date with the chunk rows (the source of truth).
+
+Writers (ingestion, forum sync, card import) only touch rows and call `mark_changed`.
+The process that owns the vector store calls `sync_if_changed` before searching: it
+upserts rows not yet indexed and drops points whose rows are gone. With a Qdrant server
+the writer may sync right away itself.
+"""
+
+import logging
+import threading
+
+from django.db import transaction
+from django.db.models import F
+
+from rag.sparse import SparseVector
+from rag.store import Point, VectorStore
+
+from .models import Chunk, IndexState
+
+log = logging.getLogger(__name__)
+
+_synced_versions: dict[str, int] = {}
+_sync_lock = threading.Lock()
+
+
+def mark_changed(collection: str) -> None:
+    """Record that the rows of a collection changed (call inside the writer's transaction)."""
+    state, created = IndexState.objects.get_or_create(collection=collection, defaults={"version": 1})
+    if not created:
+        IndexState.objects.filter(pk=state.pk).update(version=F("version") + 1)
+
+
+def chunk_payload(chunk: Chunk) -> dict:
+    """What a search hit carries, so answering needs no database round trip."""
+    return {
+        **chunk.payload,
+        "chunk_id": str(chunk.id),
+        "game_id": str(chunk.game_id),
+        "extension_id": str(chunk.extension_id) if chunk.extension_id else None,
+        "collection": chunk.collection,
+        "text": chunk.text,
+        "contextual_text": chunk.context,
+        "page_start": chunk.page_start,
+        "page_end": chunk.page_end,
+        "page_offsets": chunk.page_offsets,
+        "hierarchy_path": chunk.hierarchy_path,
+        "hierarchy_level": chunk.hierarchy_level,
+        "is_forum_chunk": chunk.is_forum,
+        "is_extension": chunk.extension_id is not None,
+        "ordinal": chunk.ordinal,
+    }
+
+
+def sync_collection(store: VectorStore, collection: str, batch_size: int = 256) -> dict:
+    """Make `collection` in `store` match its rows; returns counts for logs and health."""
+    rows = Chunk.objects.filter(collection=collection, dense__isnull=False)
+    wanted = {str(pk) for pk in rows.values_list("id", flat=True)}
+    stale = store.point_ids(collection) - wanted
+    store.delete(collection, stale)
+    pending = rows.filter(indexed=False)
+    if store.count(collection) < len(wanted) - pending.count():
+        pending = rows  # the store lost points (folder deleted, new server): rewrite them all
+    ids = list(pending.values_list("id", flat=True))
+    written = 0
+    for start in range(0, len(ids), batch_size):
+        batch = list(Chunk.objects.filter(pk__in=ids[start : start + batch_size]))
+        store.ensure_collection(collection, len(batch[0].dense_vector))
+        written += store.upsert(
+            collection,
+            (Point(str(c.pk), c.dense_vector, SparseVector.from_dict(c.sparse), chunk_payload(c)) for c in batch),
+        )
+        Chunk.objects.filter(pk__in=[c.pk for c in batch]).update(indexed=True)
+    if written or stale:
+        log.info("index %s: %d written, %d deleted, %d total", collection, written, len(stale), len(wanted))
+    return {"collection": collection, "written": written, "deleted": len(stale), "total": len(wanted)}
+
+
+def sync_if_changed(store: VectorStore, collections: list[str] | None = None) -> list[dict]:
+    """Sync the collections whose version moved since this process last synced them."""
+    states = IndexState.objects.all()
+    if collections is not None:
+        states = states.filter(collection__in=collections)
+    reports = []
+    with _sync_lock:
+        for collection, version in states.values_list("collection", "version"):
+            if _synced_versions.get(collection) == version:
+                continue
+            reports.append(sync_collection(store, collection))
+            _synced_versions[collection] = version
+    return reports
+
+
+def forget_synced_versions() -> None:
+    with _sync_lock:
+        _synced_versions.clear()
+
+
+def rebuild_all(store: VectorStore) -> list[dict]:
+    """`manage.py reindex`: drop every collection and write it again from the rows."""
+    with transaction.atomic():
+        Chunk.objects.update(indexed=False)
+    forget_synced_versions()
+    collections = list(Chunk.objects.values_list("collection", flat=True).distinct())
+    for name in store.collections():
+        if name not in collections:
+            store.drop(name)
+    reports = []
+    for collection in collections:
+        store.drop(collection)
+        reports.append(sync_collection(store, collection))
+        mark_changed(collection)
+    return reports

@@ -1,0 +1,221 @@
+"""Games, their booklets and the chunks read from them.
+
+A game's *base* booklet is the PDF stored on the Game itself; every other booklet
+(expansion, advanced rules, FAQ) is an Extension. Each booklet has its own vector
+collection (`rules_<slug>`) and its own page-images folder. Chunks are the source of truth:
+the Qdrant collections are rebuilt from them (DESIGN.md, decision 1).
+"""
+
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+def booklet_upload_path(instance, filename: str) -> str:
+    return f"pdfs/{filename}"
+
+
+class GameQuerySet(models.QuerySet):
+    def with_rules(self):
+        return self.filter(chunks__isnull=False).distinct()
+
+
+class Game(models.Model):
+    class CardGame(models.TextChoices):
+        NONE = "", _("Pas un jeu de cartes à collectionner")
+        MTG = "mtg", "Magic: The Gathering"
+        FAB = "fab", "Flesh and Blood"
+        RIFTBOUND = "riftbound", "Riftbound"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(_("nom"), max_length=200)
+    slug = models.SlugField(_("identifiant"), max_length=80, unique=True)
+    language = models.CharField(_("langue"), max_length=8, default="fr")
+    description = models.TextField(_("description"), blank=True)
+    bgg_id = models.PositiveIntegerField(_("identifiant BGG"), null=True, blank=True)
+    bgg_metadata = models.JSONField(_("données BGG"), default=dict, blank=True)
+    bgg_synced_at = models.DateTimeField(null=True, blank=True)
+    card_game = models.CharField(
+        _("jeu de cartes"), max_length=16, choices=CardGame.choices, blank=True, default=""
+    )
+    booklet_name = models.CharField(
+        _("nom du livret de base"),
+        max_length=200,
+        blank=True,
+        help_text=_("Nom cité dans les réponses ; par défaut le nom du jeu."),
+    )
+    pdf = models.FileField(_("PDF du livret de base"), upload_to=booklet_upload_path, blank=True)
+    pdf_pages = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("jeu")
+        verbose_name_plural = _("jeux")
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def base_booklet(self) -> "Booklet":
+        return Booklet(
+            game=self,
+            extension=None,
+            slug=self.slug,
+            name=self.booklet_name or self.name,
+            kind="base",
+            language=self.language,
+        )
+
+    def booklets(self) -> list["Booklet"]:
+        return [self.base_booklet] + [ext.booklet for ext in self.extensions.all()]
+
+
+class Extension(models.Model):
+    """A booklet of a game other than its base rules."""
+
+    class Kind(models.TextChoices):
+        EXTENSION = "extension", _("Extension")
+        ADVANCED_RULES = "advanced_rules", _("Règles avancées")
+        FAQ = "faq", _("FAQ")
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="extensions")
+    name = models.CharField(_("nom"), max_length=200)
+    slug = models.SlugField(_("identifiant"), max_length=80, unique=True)
+    kind = models.CharField(_("type"), max_length=20, choices=Kind.choices, default=Kind.EXTENSION)
+    language = models.CharField(_("langue"), max_length=8, default="fr")
+    pdf = models.FileField(_("PDF"), upload_to=booklet_upload_path, blank=True)
+    pdf_pages = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game__name", "name"]
+        verbose_name = _("livret")
+        verbose_name_plural = _("livrets (extensions, règles avancées, FAQ)")
+
+    def __str__(self) -> str:
+        return f"{self.game.name} — {self.name}"
+
+    @property
+    def booklet(self) -> "Booklet":
+        return Booklet(
+            game=self.game,
+            extension=self,
+            slug=self.slug,
+            name=self.name,
+            kind=self.kind,
+            language=self.language,
+        )
+
+
+@dataclass(frozen=True)
+class Booklet:
+    """One PDF of a game, base or not, seen the same way by ingestion and retrieval."""
+
+    game: Game
+    extension: Extension | None
+    slug: str
+    name: str
+    kind: str
+    language: str
+
+    @property
+    def is_extension(self) -> bool:
+        return self.extension is not None
+
+    @property
+    def collection(self) -> str:
+        return f"rules_{self.slug}"
+
+    @property
+    def owner(self) -> Game | Extension:
+        return self.extension or self.game
+
+    @property
+    def pdf(self):
+        return self.owner.pdf
+
+    @property
+    def images_dir(self) -> Path:
+        return Path(settings.PAGE_IMAGES_DIR) / self.slug
+
+    def chunks(self):
+        return Chunk.objects.filter(game=self.game, extension=self.extension)
+
+
+class ChunkQuerySet(models.QuerySet):
+    def of_booklet(self, booklet: Booklet):
+        return self.filter(game=booklet.game, extension=booklet.extension)
+
+    def unindexed(self):
+        return self.filter(indexed=False)
+
+
+class Chunk(models.Model):
+    """A passage of a booklet, with everything needed to rebuild its index entry."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chunks")
+    extension = models.ForeignKey(
+        Extension, on_delete=models.CASCADE, related_name="chunks", null=True, blank=True
+    )
+    collection = models.CharField(max_length=100, db_index=True)
+    ingest_job = models.ForeignKey(
+        "ingest.IngestJob", on_delete=models.SET_NULL, null=True, blank=True, related_name="chunks"
+    )
+    ordinal = models.PositiveIntegerField(default=0)
+    text = models.TextField()
+    context = models.TextField(blank=True)
+    page_start = models.PositiveIntegerField(default=0)
+    page_end = models.PositiveIntegerField(default=0)
+    # [[page, offset_in_text], …]: where each page begins inside `text`, to locate quotes.
+    page_offsets = models.JSONField(default=list, blank=True)
+    hierarchy_path = models.CharField(max_length=500, blank=True)
+    hierarchy_level = models.PositiveSmallIntegerField(default=0)
+    is_forum = models.BooleanField(default=False)
+    payload = models.JSONField(default=dict, blank=True)
+    dense = models.BinaryField(null=True, blank=True)  # float32 little-endian
+    embedder = models.CharField(max_length=100, blank=True)
+    sparse = models.JSONField(default=dict, blank=True)  # {"indices": [...], "values": [...]}
+    indexed = models.BooleanField(default=False, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ChunkQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["collection", "ordinal"]
+        indexes = [models.Index(fields=["game", "extension", "ordinal"])]
+
+    def __str__(self) -> str:
+        return f"{self.collection}#{self.ordinal} p.{self.page_start}"
+
+    @property
+    def dense_vector(self) -> np.ndarray | None:
+        if self.dense is None:
+            return None
+        return np.frombuffer(bytes(self.dense), dtype="<f4")
+
+    @dense_vector.setter
+    def dense_vector(self, vector) -> None:
+        self.dense = None if vector is None else np.asarray(vector, dtype="<f4").tobytes()
+
+
+class IndexState(models.Model):
+    """Version of a collection's rows, bumped by writers; the index owner syncs on change."""
+
+    collection = models.CharField(max_length=100, primary_key=True)
+    version = models.PositiveBigIntegerField(default=1)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.collection} v{self.version}"

@@ -1,0 +1,113 @@
+"""Ingestion jobs and the progress events they emit (stored, so streams can be replayed)."""
+
+import uuid
+
+from django.db import models, transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class IngestJob(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("Planifiée")
+        QUEUED = "queued", _("En file")
+        RUNNING = "running", _("En cours")
+        DONE = "done", _("Terminée")
+        ERROR = "error", _("Erreur")
+        CANCELLED = "cancelled", _("Annulée")
+
+    class PauseReason(models.TextChoices):
+        NONE = "", _("Aucune")
+        USER = "user", _("Planifiée par l'utilisateur")
+        QUOTA = "quota", _("Quota LLM atteint")
+
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="ingest_jobs")
+    extension = models.ForeignKey(
+        "games.Extension", on_delete=models.CASCADE, null=True, blank=True, related_name="ingest_jobs"
+    )
+    booklet_kind = models.CharField(max_length=20, default="base")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    pause_reason = models.CharField(max_length=8, choices=PauseReason.choices, blank=True, default="")
+    scheduled_at = models.DateTimeField(null=True, blank=True)
+    current_act = models.CharField(max_length=40, blank=True)
+    progress = models.JSONField(default=dict, blank=True)  # per act: {"done": n, "total": m, ...}
+    stats = models.JSONField(default=dict, blank=True)  # timings, OCR decision, counts
+    error = models.TextField(blank=True)
+    pdf_path = models.CharField(max_length=500, blank=True)  # relative to MEDIA_ROOT
+    attempts = models.PositiveSmallIntegerField(default=0)
+    created_by = models.ForeignKey(
+        "auth.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("ingestion")
+        verbose_name_plural = _("ingestions")
+
+    def __str__(self) -> str:
+        return f"{self.booklet_name} ({self.get_status_display()})"
+
+    @property
+    def booklet(self):
+        return self.extension.booklet if self.extension_id else self.game.base_booklet
+
+    @property
+    def booklet_name(self) -> str:
+        return self.booklet.name
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.ERROR, self.Status.CANCELLED)
+
+    def emit(self, event: str, data: dict | None = None) -> "IngestEvent":
+        """Store a progress event; SSE readers replay them by id."""
+        return IngestEvent.objects.create(job=self, event=event, data=data or {})
+
+    def transition(self, to: str, *, allowed_from=None, **fields) -> bool:
+        """Atomically move to `to` if the job is still in one of `allowed_from`.
+
+        One UPDATE … WHERE status IN (…) so two workers never both win a transition.
+        """
+        qs = IngestJob.objects.filter(pk=self.pk)
+        if allowed_from:
+            qs = qs.filter(status__in=list(allowed_from))
+        fields.setdefault("updated_at", timezone.now())
+        changed = qs.update(status=to, **fields) == 1
+        if changed:
+            self.status = to
+            for name, value in fields.items():
+                setattr(self, name, value)
+        return changed
+
+    def set_progress(self, act: str, **counts) -> None:
+        with transaction.atomic():
+            job = IngestJob.objects.select_for_update().get(pk=self.pk)
+            progress = dict(job.progress)
+            progress[act] = {**progress.get(act, {}), **counts}
+            IngestJob.objects.filter(pk=self.pk).update(
+                progress=progress, current_act=act, updated_at=timezone.now()
+            )
+        self.progress = progress
+        self.current_act = act
+
+
+class IngestEvent(models.Model):
+    """One SSE event of a job; its id is the SSE `id:` used with Last-Event-ID."""
+
+    job = models.ForeignKey(IngestJob, on_delete=models.CASCADE, related_name="events")
+    event = models.CharField(max_length=40)
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.event} #{self.pk}"

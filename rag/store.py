@@ -1,0 +1,219 @@
+"""The vector store: Qdrant, in local mode (a folder, one process) or a server (`QDRANT_URL`).
+
+One collection per booklet (`rules_<slug>`), each point with a named dense vector `dense`
+(cosine) and a named sparse vector `bm25` whose IDF Qdrant computes (`Modifier.IDF`).
+The database holds the truth; everything here can be rebuilt from it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from qdrant_client import QdrantClient, models
+
+from rag.sparse import SparseVector
+
+DENSE = "dense"
+SPARSE = "bm25"
+
+
+class VectorStoreError(RuntimeError):
+    pass
+
+
+@dataclass
+class Point:
+    id: str
+    dense: Sequence[float]
+    sparse: SparseVector
+    payload: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    score: float
+    payload: dict
+    collection: str = ""
+
+
+Filter = dict[str, Any] | models.Filter | None
+
+
+def build_filter(spec: Filter) -> models.Filter | None:
+    """{"field": value | [values], "!field": value} → a Qdrant filter (`!` negates)."""
+    if spec is None or isinstance(spec, models.Filter):
+        return spec
+    must, must_not = [], []
+    for key, value in spec.items():
+        target = must_not if key.startswith("!") else must
+        key = key.lstrip("!")
+        if isinstance(value, (list, tuple, set)):
+            condition = models.FieldCondition(key=key, match=models.MatchAny(any=list(value)))
+        else:
+            condition = models.FieldCondition(key=key, match=models.MatchValue(value=value))
+        target.append(condition)
+    return models.Filter(must=must or None, must_not=must_not or None)
+
+
+class VectorStore:
+    def __init__(self, client: QdrantClient, description: str):
+        self.client = client
+        self.description = description
+        self._known: set[str] = set()
+        self._lock = threading.Lock()
+
+    # --- collections -------------------------------------------------------------------
+
+    def collections(self) -> list[str]:
+        return sorted(c.name for c in self.client.get_collections().collections)
+
+    def has_collection(self, name: str) -> bool:
+        if name in self._known:
+            return True
+        exists = self.client.collection_exists(name)
+        if exists:
+            self._known.add(name)
+        return exists
+
+    def ensure_collection(self, name: str, dim: int) -> None:
+        with self._lock:
+            if self.has_collection(name):
+                info = self.client.get_collection(name)
+                size = info.config.params.vectors[DENSE].size
+                if size != dim:
+                    raise VectorStoreError(
+                        f"collection {name} holds {size}-d vectors, the embedder gives {dim}-d: reindex needed"
+                    )
+                return
+            self.client.create_collection(
+                name,
+                vectors_config={DENSE: models.VectorParams(size=dim, distance=models.Distance.COSINE)},
+                sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+            )
+            self._known.add(name)
+
+    def drop(self, name: str) -> None:
+        with self._lock:
+            self._known.discard(name)
+            if self.client.collection_exists(name):
+                self.client.delete_collection(name)
+
+    def count(self, name: str) -> int:
+        if not self.has_collection(name):
+            return 0
+        return self.client.count(name, exact=True).count
+
+    # --- points --------------------------------------------------------------------------
+
+    def upsert(self, name: str, points: Iterable[Point], batch_size: int = 256) -> int:
+        batch: list[models.PointStruct] = []
+        written = 0
+        for point in points:
+            batch.append(
+                models.PointStruct(
+                    id=str(point.id),
+                    vector={
+                        DENSE: [float(x) for x in point.dense],
+                        SPARSE: models.SparseVector(indices=point.sparse.indices, values=point.sparse.values),
+                    },
+                    payload=point.payload,
+                )
+            )
+            if len(batch) >= batch_size:
+                self.client.upsert(name, batch, wait=True)
+                written += len(batch)
+                batch = []
+        if batch:
+            self.client.upsert(name, batch, wait=True)
+            written += len(batch)
+        return written
+
+    def delete(self, name: str, ids: Iterable[str]) -> None:
+        ids = [str(i) for i in ids]
+        if ids and self.has_collection(name):
+            self.client.delete(name, points_selector=models.PointIdsList(points=ids), wait=True)
+
+    def point_ids(self, name: str) -> set[str]:
+        if not self.has_collection(name):
+            return set()
+        ids: set[str] = set()
+        offset = None
+        while True:
+            records, offset = self.client.scroll(
+                name, limit=2048, offset=offset, with_payload=False, with_vectors=False
+            )
+            ids.update(str(r.id) for r in records)
+            if offset is None:
+                return ids
+
+    def scroll(self, name: str, filter: Filter = None, with_vectors: bool = False, limit: int = 1024):
+        """Yield every point (payload, optionally vectors) matching a filter."""
+        if not self.has_collection(name):
+            return
+        offset = None
+        while True:
+            records, offset = self.client.scroll(
+                name,
+                scroll_filter=build_filter(filter),
+                limit=limit,
+                offset=offset,
+                with_payload=True,
+                with_vectors=with_vectors,
+            )
+            yield from records
+            if offset is None:
+                return
+
+    # --- search --------------------------------------------------------------------------
+
+    def search_dense(self, name: str, vector: Sequence[float], limit: int = 20, filter: Filter = None) -> list[Hit]:
+        return self._query(name, [float(x) for x in vector], DENSE, limit, filter)
+
+    def search_sparse(self, name: str, vector: SparseVector, limit: int = 20, filter: Filter = None) -> list[Hit]:
+        if not vector.indices:
+            return []
+        query = models.SparseVector(indices=vector.indices, values=vector.values)
+        return self._query(name, query, SPARSE, limit, filter)
+
+    def _query(self, name: str, query, using: str, limit: int, filter: Filter) -> list[Hit]:
+        if not self.has_collection(name):
+            return []
+        response = self.client.query_points(
+            name, query=query, using=using, limit=limit, query_filter=build_filter(filter), with_payload=True
+        )
+        return [Hit(id=str(p.id), score=float(p.score), payload=p.payload or {}, collection=name) for p in response.points]
+
+    # --- health --------------------------------------------------------------------------
+
+    def ping(self) -> float:
+        start = time.perf_counter()
+        self.client.get_collections()
+        return time.perf_counter() - start
+
+    def close(self) -> None:
+        self.client.close()
+
+
+def open_store(url: str = "", api_key: str = "", path: str | Path = "", timeout: int = 30) -> VectorStore:
+    """A server when `url` is set, else local mode in `path` (":memory:" for a throw-away index)."""
+    if url:
+        client = QdrantClient(url=url, api_key=api_key or None, timeout=timeout)
+        return VectorStore(client, f"server {url}")
+    if str(path) == ":memory:":
+        return VectorStore(QdrantClient(location=":memory:"), "in-memory")
+    Path(path).mkdir(parents=True, exist_ok=True)
+    try:
+        client = QdrantClient(path=str(path))
+    except RuntimeError as exc:  # local mode: another process holds the folder's lock
+        raise VectorStoreError(f"local Qdrant folder {path} is in use by another process: {exc}") from exc
+    return VectorStore(client, f"local {path}")
+
+
+def new_point_id() -> str:
+    return str(uuid.uuid4())

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs what Oracle needs on a fresh Debian machine: system packages, a virtualenv and
+# the Python packages. Idempotent: a second run only checks.
+#   scripts/install.sh          runtime (+ test tools with --test, + browser with --browser)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WITH_TEST=0; WITH_BROWSER=0
+for arg in "$@"; do
+  case "$arg" in
+    --test) WITH_TEST=1 ;;
+    --browser) WITH_BROWSER=1 ;;
+  esac
+done
+
+debs=(poppler-utils tesseract-ocr tesseract-ocr-fra tesseract-ocr-eng fonts-dejavu-core)
+[ "$WITH_TEST" = 1 ] && debs+=(openssh-server openssh-client nodejs npm)
+[ "$WITH_BROWSER" = 1 ] && debs+=(chromium)
+
+missing=()
+for pkg in "${debs[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  echo "==> apt-get install ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+PYTHON="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  echo "==> creating .venv"
+  "$PYTHON" -m venv .venv
+fi
+extras="postgres,redis"
+[ "$WITH_TEST" = 1 ] && extras="$extras,test"
+stamp=".venv/.installed-$(sha1sum pyproject.toml | cut -c1-12)-$extras"
+if [ ! -f "$stamp" ]; then
+  echo "==> pip install .[$extras]"
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".[$extras]"
+  touch "$stamp"
+fi

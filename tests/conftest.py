@@ -1,0 +1,36 @@
+"""Shared fixtures: the named actors (alice the admin, bob a player, anonymous) and an
+isolated vector store and media folder per test."""
+
+import pytest
+
+from tests.factories import StaffFactory, UserFactory
+
+
+@pytest.fixture
+def alice(db):
+    """The club's admin (staff)."""
+    return StaffFactory(username="alice")
+
+
+@pytest.fixture
+def bob(db):
+    """A signed-in player."""
+    return UserFactory(username="bob")
+
+
+@pytest.fixture(autouse=True)
+def isolated_storage(settings, tmp_path):
+    """Media, caches and the local Qdrant folder of each test live in its own tmp folder."""
+    from games.indexing import forget_synced_versions
+    from oracle_site import components
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.PDF_DIR = settings.MEDIA_ROOT / "pdfs"
+    settings.PAGE_IMAGES_DIR = settings.PDF_DIR / "images"
+    settings.INGEST_CACHE_DIR = tmp_path / "cache" / "ingest"
+    settings.QDRANT_PATH = tmp_path / "qdrant"
+    components.reset_vector_store()
+    forget_synced_versions()
+    yield
+    components.reset_vector_store()
+    forget_synced_versions()

@@ -1,0 +1,75 @@
+"""Factories for every model, in one place."""
+
+import factory
+from django.contrib.auth import get_user_model
+from django.utils.text import slugify
+from factory.django import DjangoModelFactory
+
+from games.models import Chunk, Extension, Game
+from ingest.models import IngestJob
+from questions.models import Question
+
+
+class UserFactory(DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+
+    username = factory.Sequence(lambda n: f"user{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
+    password = factory.PostGenerationMethodCall("set_password", "correct horse battery staple")
+
+
+class StaffFactory(UserFactory):
+    is_staff = True
+    is_superuser = True
+
+
+class GameFactory(DjangoModelFactory):
+    class Meta:
+        model = Game
+
+    name = factory.Sequence(lambda n: f"Jeu {n}")
+    slug = factory.LazyAttribute(lambda g: slugify(g.name))
+    language = "fr"
+
+
+class ExtensionFactory(DjangoModelFactory):
+    class Meta:
+        model = Extension
+
+    game = factory.SubFactory(GameFactory)
+    name = factory.Sequence(lambda n: f"Extension {n}")
+    slug = factory.LazyAttribute(lambda e: slugify(e.name))
+    kind = Extension.Kind.EXTENSION
+    language = "en"
+
+
+class ChunkFactory(DjangoModelFactory):
+    class Meta:
+        model = Chunk
+
+    game = factory.SubFactory(GameFactory)
+    extension = None
+    collection = factory.LazyAttribute(lambda c: f"rules_{(c.extension or c.game).slug}")
+    ordinal = factory.Sequence(lambda n: n)
+    text = "Le joueur actif pioche deux cartes au début de son tour."
+    page_start = 1
+    page_end = 1
+
+
+class IngestJobFactory(DjangoModelFactory):
+    class Meta:
+        model = IngestJob
+
+    game = factory.SubFactory(GameFactory)
+    extension = None
+    booklet_kind = "base"
+
+
+class QuestionFactory(DjangoModelFactory):
+    class Meta:
+        model = Question
+
+    game = factory.SubFactory(GameFactory)
+    text = "Combien de cartes pioche-t-on ?"

