@@ -146,7 +146,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"].update(
         {"timeout": 30, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-oracle.sqlite3")}
+    # A file (not :memory:) so live-server tests' subprocesses see it; one per test run.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-oracle-{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
