@@ -110,3 +110,27 @@ def rebuild_all(store: VectorStore) -> list[dict]:
         reports.append(sync_collection(store, collection))
         mark_changed(collection)
     return reports
+
+
+def reembed_all(embedder, batch_size: int = 32, progress=None) -> int:
+    """Embed every chunk again (after an embedder change); rows keep everything else."""
+    from rag.sparse import document_vector
+
+    ids = list(Chunk.objects.values_list("id", flat=True))
+    for start in range(0, len(ids), batch_size):
+        batch = list(Chunk.objects.filter(pk__in=ids[start : start + batch_size]))
+        vectors = embedder.embed_passages([embedding_text(c) for c in batch])
+        for chunk, vector in zip(batch, vectors):
+            chunk.dense_vector = vector
+            chunk.embedder = embedder.name
+            chunk.sparse = document_vector(embedding_text(chunk)).as_dict()
+            chunk.indexed = False
+        Chunk.objects.bulk_update(batch, ["dense", "embedder", "sparse", "indexed"])
+        if progress:
+            progress(f"{min(start + batch_size, len(ids))}/{len(ids)}")
+    return len(ids)
+
+
+def embedding_text(chunk: Chunk) -> str:
+    """What is embedded: the contextual sentence prefixed to the passage (contextual retrieval)."""
+    return f"{chunk.context}\n\n{chunk.text}" if chunk.context else chunk.text

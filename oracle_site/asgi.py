@@ -10,3 +10,8 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 django_asgi_app = get_asgi_application()
 
 application = ProtocolTypeRouter({"http": django_asgi_app})
+
+# The ASGI server process owns the local vector index: keep it in sync with the rows.
+from oracle_site.index_owner import start_index_owner  # noqa: E402
+
+start_index_owner()

@@ -246,6 +246,7 @@ else:
 QDRANT_URL = env_str("QDRANT_URL")  # empty: local mode under QDRANT_PATH
 QDRANT_API_KEY = env_str("QDRANT_API_KEY")
 QDRANT_PATH = Path(env_str("QDRANT_PATH", str(VAR_DIR / "qdrant")))
+INDEX_SYNC_INTERVAL_S = env_float("INDEX_SYNC_INTERVAL_S", 3.0)  # web process; 0 disables
 
 # --- Embeddings and rerank -------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -61,12 +62,41 @@ def build_filter(spec: Filter) -> models.Filter | None:
     return models.Filter(must=must or None, must_not=must_not or None)
 
 
+class _ReadWriteLock:
+    """Many concurrent searches, one writer: local mode's in-process arrays are resized
+    on upsert, and a search must not see them half-way."""
+
+    def __init__(self):
+        self._readers = 0
+        self._cond = threading.Condition(threading.Lock())
+
+    @contextmanager
+    def reading(self):
+        with self._cond:
+            self._readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._readers -= 1
+                if not self._readers:
+                    self._cond.notify_all()
+
+    @contextmanager
+    def writing(self):
+        with self._cond:
+            while self._readers:
+                self._cond.wait()
+            yield
+
+
 class VectorStore:
     def __init__(self, client: QdrantClient, description: str):
         self.client = client
         self.description = description
         self._known: set[str] = set()
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
+        self._rw = _ReadWriteLock()
 
     # --- collections -------------------------------------------------------------------
 
@@ -102,7 +132,8 @@ class VectorStore:
         with self._lock:
             self._known.discard(name)
             if self.client.collection_exists(name):
-                self.client.delete_collection(name)
+                with self._rw.writing():
+                    self.client.delete_collection(name)
 
     def count(self, name: str) -> int:
         if not self.has_collection(name):
@@ -126,18 +157,21 @@ class VectorStore:
                 )
             )
             if len(batch) >= batch_size:
-                self.client.upsert(name, batch, wait=True)
+                with self._rw.writing():
+                    self.client.upsert(name, batch, wait=True)
                 written += len(batch)
                 batch = []
         if batch:
-            self.client.upsert(name, batch, wait=True)
+            with self._rw.writing():
+                self.client.upsert(name, batch, wait=True)
             written += len(batch)
         return written
 
     def delete(self, name: str, ids: Iterable[str]) -> None:
         ids = [str(i) for i in ids]
         if ids and self.has_collection(name):
-            self.client.delete(name, points_selector=models.PointIdsList(points=ids), wait=True)
+            with self._rw.writing():
+                self.client.delete(name, points_selector=models.PointIdsList(points=ids), wait=True)
 
     def point_ids(self, name: str) -> set[str]:
         if not self.has_collection(name):
@@ -184,9 +218,10 @@ class VectorStore:
     def _query(self, name: str, query, using: str, limit: int, filter: Filter) -> list[Hit]:
         if not self.has_collection(name):
             return []
-        response = self.client.query_points(
-            name, query=query, using=using, limit=limit, query_filter=build_filter(filter), with_payload=True
-        )
+        with self._rw.reading():
+            response = self.client.query_points(
+                name, query=query, using=using, limit=limit, query_filter=build_filter(filter), with_payload=True
+            )
         return [Hit(id=str(p.id), score=float(p.score), payload=p.payload or {}, collection=name) for p in response.points]
 
     # --- health --------------------------------------------------------------------------
@@ -206,10 +241,11 @@ def open_store(url: str = "", api_key: str = "", path: str | Path = "", timeout:
         client = QdrantClient(url=url, api_key=api_key or None, timeout=timeout)
         return VectorStore(client, f"server {url}")
     if str(path) == ":memory:":
-        return VectorStore(QdrantClient(location=":memory:"), "in-memory")
+        return VectorStore(QdrantClient(location=":memory:", force_disable_check_same_thread=True), "in-memory")
     Path(path).mkdir(parents=True, exist_ok=True)
     try:
-        client = QdrantClient(path=str(path))
+        # Searches and index syncs run on different threads of the web process.
+        client = QdrantClient(path=str(path), force_disable_check_same_thread=True)
     except RuntimeError as exc:  # local mode: another process holds the folder's lock
         raise VectorStoreError(f"local Qdrant folder {path} is in use by another process: {exc}") from exc
     return VectorStore(client, f"local {path}")
