@@ -219,3 +219,78 @@ class IndexState(models.Model):
 
     def __str__(self) -> str:
         return f"{self.collection} v{self.version}"
+
+
+# --- Card catalog (card games) -----------------------------------------------------------
+
+
+class IndexedRow(models.Model):
+    """A row that feeds one point of a vector collection (cards, tournament decklists)."""
+
+    dense = models.BinaryField(null=True, blank=True)  # float32 little-endian
+    embedder = models.CharField(max_length=100, blank=True)
+    sparse = models.JSONField(default=dict, blank=True)
+    embedded_text_hash = models.CharField(max_length=40, blank=True)
+    indexed = models.BooleanField(default=False, db_index=True)
+
+    class Meta:
+        abstract = True
+
+    dense_vector = Chunk.dense_vector
+
+
+class Card(IndexedRow):
+    """One card of a card game (one per oracle card, not per printing). Indexed in `cards_<slug>`."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="cards")
+    key = models.CharField(max_length=100)  # Scryfall oracle_id, or the folded name
+    name = models.CharField(_("nom"), max_length=200)
+    name_fr = models.CharField(_("nom français"), max_length=200, blank=True)
+    search_name = models.CharField(max_length=200, db_index=True)  # folded, for autocomplete
+    search_name_fr = models.CharField(max_length=200, blank=True, db_index=True)
+    cost = models.CharField(_("coût"), max_length=60, blank=True)
+    type_line = models.CharField(_("type"), max_length=200, blank=True)
+    text = models.TextField(_("texte"), blank=True)
+    text_fr = models.TextField(blank=True)
+    colors = models.JSONField(default=list, blank=True)
+    color_identity = models.JSONField(default=list, blank=True)
+    legal_formats = models.JSONField(default=list, blank=True)
+    set_code = models.CharField(max_length=12, blank=True)
+    set_name = models.CharField(max_length=120, blank=True)
+    rarity = models.CharField(max_length=20, blank=True)
+    # Game-specific fields: FAB pitch/class/legal_heroes, Riftbound domains, MTG mtgo_id…
+    attributes = models.JSONField(default=dict, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["game", "key"], name="card_unique_key_per_game")]
+        verbose_name = _("carte")
+        verbose_name_plural = _("cartes")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Decklist(IndexedRow):
+    """A tournament decklist, indexed as a `[META]` chunk (meta_type='tournament_deck')."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="decklists")
+    name = models.CharField(_("nom"), max_length=200)
+    format = models.CharField(_("format"), max_length=40)
+    played_on = models.DateField(_("date"), null=True, blank=True)
+    source = models.CharField(_("source"), max_length=300, blank=True)
+    # {"main": [[4, "Lightning Bolt"], …], "sideboard": […], "runes": […], …}
+    sections = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-played_on", "name"]
+        constraints = [models.UniqueConstraint(fields=["game", "name"], name="decklist_unique_name_per_game")]
+        verbose_name = _("decklist de tournoi")
+        verbose_name_plural = _("decklists de tournoi")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.format})"
