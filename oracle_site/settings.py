@@ -286,6 +286,17 @@ INGEST_LLM_CONCURRENCY = env_int("INGEST_LLM_CONCURRENCY", 10)
 ASK_ALLOW_ANONYMOUS = env_bool("ASK_ALLOW_ANONYMOUS", False)
 ASK_HEARTBEAT_S = env_float("ASK_HEARTBEAT_S", 8.0)
 
+# --- BoardGameGeek: game metadata and the daily Rules-forum sync ----------------------------
+
+# BGG's XML API2 answers 401 without a registered application token (since late 2025).
+BGG_API_TOKEN = env_str("BGG_API_TOKEN")
+BGG_FORUM_SYNC_ENABLED = env_bool("BGG_FORUM_SYNC_ENABLED", False)
+BGG_FORUM_SYNC_HOUR = env_int("BGG_FORUM_SYNC_HOUR", 3)  # local hour (TIME_ZONE), 0-23
+if not 0 <= BGG_FORUM_SYNC_HOUR <= 23:
+    raise ImproperlyConfigured(f"BGG_FORUM_SYNC_HOUR must be between 0 and 23, got {BGG_FORUM_SYNC_HOUR}")
+BGG_BASE_URL = env_str("BGG_BASE_URL", "https://boardgamegeek.com/xmlapi2/")
+BGG_MIN_INTERVAL_S = env_float("BGG_MIN_INTERVAL_S", 5.0)  # between two BGG calls
+
 # --- Security when DEBUG is off (HTTPS termination is the proxy's job) -----------------------
 
 SECURE_HTTPS = env_bool("SECURE_HTTPS", False)

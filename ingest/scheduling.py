@@ -1,0 +1,205 @@
+"""Deferred ingestion: jobs started later on purpose (the admin picked a time) or after an
+LLM quota reset. Both are django-q2 one-off schedules stored in the database, so they
+survive a restart of the web and worker processes; a start time that passed while Oracle
+was down fires as soon as the cluster's scheduler runs again.
+
+A paused job is `scheduled`, never `error` (DESIGN.md, decision 4).
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django_q.models import Schedule
+
+from rag.llm.base import ClaudeQuotaError
+
+from .models import IngestJob
+
+log = logging.getLogger(__name__)
+
+MAX_SCHEDULE_AHEAD = timedelta(days=7)
+QUOTA_GRACE = timedelta(minutes=2)  # the reset time is approximate: do not retry on the dot
+RUN_TASK = "ingest.scheduling.run_scheduled_job"
+
+
+class NotScheduled(Exception):
+    """The game has no ingestion waiting to start (the API answers 409)."""
+
+
+class InvalidStartTime(ValueError):
+    """`scheduled_start_at` is in the past, too far ahead or without a time zone (422)."""
+
+
+@dataclass(frozen=True)
+class CancelledIngest:
+    job_id: str
+    deleted: str  # "game" | "extension" | "job": the largest row the cancellation removed
+
+
+def validate_start_at(when: datetime, now: datetime | None = None) -> datetime:
+    """Check a requested start time: aware, in the future, at most 7 days ahead."""
+    now = now or timezone.now()
+    if when.tzinfo is None:
+        raise InvalidStartTime(_("L'heure de démarrage doit préciser son fuseau horaire."))
+    if when <= now:
+        raise InvalidStartTime(_("L'heure de démarrage doit être dans le futur."))
+    if when > now + MAX_SCHEDULE_AHEAD:
+        raise InvalidStartTime(_("L'heure de démarrage ne peut pas dépasser 7 jours."))
+    return when
+
+
+def schedule_name(job: IngestJob | str) -> str:
+    return f"ingest-{getattr(job, 'pk', job)}"
+
+
+def schedule_ingest(job: IngestJob, when: datetime) -> IngestJob:
+    """Put `job` on hold until `when` (the admin asked for a later start)."""
+    with transaction.atomic():
+        moved = job.transition(
+            IngestJob.Status.SCHEDULED,
+            allowed_from=(IngestJob.Status.QUEUED, IngestJob.Status.SCHEDULED),
+            pause_reason=IngestJob.PauseReason.USER,
+            scheduled_at=when,
+        )
+        if not moved:
+            raise ValueError(f"job {job.pk} is {job.status}: only a queued job can be scheduled")
+        _arm(job, when)
+    job.emit("scheduled", {"reason": "user", "scheduledAt": when.isoformat()})
+    return job
+
+
+def pause_for_quota(job: IngestJob, err: ClaudeQuotaError) -> datetime:
+    """Park a job that hit the LLM quota; it resumes 2 minutes after the reset.
+
+    Whatever ran before is kept (stages cache per chunk), so the resumption only asks what
+    was not answered yet. Returns the retry time.
+    """
+    reset_at = _aware(err.reset_at)
+    retry_at = reset_at + QUOTA_GRACE
+    with transaction.atomic():
+        paused = job.transition(
+            IngestJob.Status.SCHEDULED,
+            allowed_from=(IngestJob.Status.QUEUED, IngestJob.Status.RUNNING, IngestJob.Status.SCHEDULED),
+            pause_reason=IngestJob.PauseReason.QUOTA,
+            scheduled_at=retry_at,
+        )
+        if not paused:  # cancelled while its last calls finished: nothing to resume
+            return retry_at
+        _arm(job, retry_at)
+    job.emit("quota_pause", {"resetAt": reset_at.isoformat(), "retryAt": retry_at.isoformat()})
+    log.info("ingest %s paused by the LLM quota until %s", job.pk, retry_at.isoformat())
+    return retry_at
+
+
+def run_scheduled_job(job_id: str) -> None:
+    """django-q2 task fired by a job's schedule: start (or resume) the ingestion."""
+    from . import coordinator  # the coordinator imports this module for pause_for_quota
+
+    job = IngestJob.objects.filter(pk=job_id).first()
+    if job is None:
+        log.info("scheduled ingest %s no longer exists", job_id)
+        return
+    if not job.transition(IngestJob.Status.QUEUED, allowed_from=(IngestJob.Status.SCHEDULED,)):
+        log.info("scheduled ingest %s is %s: nothing to start", job_id, job.status)
+        return
+    Schedule.objects.filter(name=schedule_name(job)).delete()
+    job.emit("resumed", {"reason": job.pause_reason or "user"})
+    coordinator.run_job(str(job.pk))
+
+
+def cancel_scheduled(game) -> CancelledIngest:
+    """Cancel the game's waiting ingestion: its schedule, its stored PDF and the rows it created."""
+    from games.indexing import mark_changed
+
+    for job in IngestJob.objects.filter(game=game, status=IngestJob.Status.SCHEDULED):
+        with transaction.atomic():
+            if not job.transition(IngestJob.Status.CANCELLED, allowed_from=(IngestJob.Status.SCHEDULED,)):
+                continue  # it started meanwhile
+            Schedule.objects.filter(name=schedule_name(job)).delete()
+            booklet = job.booklet
+            files = _booklet_files(job, booklet)
+            deleted = _delete_created_rows(job)
+            mark_changed(booklet.collection)
+        _remove_files(files)
+        return CancelledIngest(job_id=str(job.pk), deleted=deleted)
+    raise NotScheduled(_("Aucune ingestion planifiée pour ce jeu."))
+
+
+def restore_scheduled(now: datetime | None = None) -> int:
+    """Give every `scheduled` job a schedule again (a lost row, a restore from backup).
+
+    Called when a worker starts and after `migrate`. A time that already passed becomes
+    "now": the cluster starts the job at once. Returns how many schedules were re-created.
+    """
+    now = now or timezone.now()
+    restored = 0
+    for job in IngestJob.objects.filter(status=IngestJob.Status.SCHEDULED):
+        if Schedule.objects.filter(name=schedule_name(job)).exists():
+            continue
+        _arm(job, max(job.scheduled_at or now, now))
+        restored += 1
+    if restored:
+        log.info("re-armed %d scheduled ingest(s)", restored)
+    return restored
+
+
+def pending_schedule(job: IngestJob) -> Schedule | None:
+    return Schedule.objects.filter(name=schedule_name(job)).first()
+
+
+def _arm(job: IngestJob, when: datetime) -> Schedule:
+    """One ONCE schedule per job, replaced when the job is re-scheduled."""
+    Schedule.objects.filter(name=schedule_name(job)).delete()
+    return Schedule.objects.create(
+        name=schedule_name(job),
+        func=RUN_TASK,
+        args=repr((str(job.pk),)),
+        schedule_type=Schedule.ONCE,
+        repeats=-1,
+        next_run=when,
+    )
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt_timezone.utc)
+
+
+def _booklet_files(job: IngestJob, booklet) -> list[Path]:
+    media = Path(settings.MEDIA_ROOT)
+    files = [media / job.pdf_path] if job.pdf_path else []
+    if booklet.pdf:
+        files.append(media / booklet.pdf.name)
+    return files + [booklet.images_dir]
+
+
+def _delete_created_rows(job: IngestJob) -> str:
+    """The booklet row goes with its ingestion, unless the game already held other work."""
+    if job.extension_id:
+        job.extension.delete()
+        return "extension"
+    game = job.game
+    other_jobs = game.ingest_jobs.exclude(pk=job.pk).exists()
+    if not other_jobs and not game.extensions.exists():
+        game.delete()
+        return "game"
+    job.chunks.all().delete()
+    job.delete()
+    return "job"
+
+
+def _remove_files(paths: list[Path]) -> None:
+    for path in paths:
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        elif path.exists():
+            path.unlink()
