@@ -51,9 +51,19 @@ def chunk_payload(chunk: Chunk) -> dict:
     }
 
 
+def _row_source(collection: str):
+    """(rows queryset, payload function) feeding `collection`: chunks, or the card catalog's
+    `cards_<slug>` / `meta_<slug>` rows (games.card_indexing)."""
+    from .card_indexing import row_source_for
+
+    return row_source_for(collection) or (Chunk.objects.filter(collection=collection), chunk_payload)
+
+
 def sync_collection(store: VectorStore, collection: str, batch_size: int = 256) -> dict:
     """Make `collection` in `store` match its rows; returns counts for logs and health."""
-    rows = Chunk.objects.filter(collection=collection, dense__isnull=False)
+    source_rows, payload = _row_source(collection)
+    rows = source_rows.filter(dense__isnull=False)
+    model = rows.model
     wanted = {str(pk) for pk in rows.values_list("id", flat=True)}
     stale = store.point_ids(collection) - wanted
     store.delete(collection, stale)
@@ -63,13 +73,13 @@ def sync_collection(store: VectorStore, collection: str, batch_size: int = 256) 
     ids = list(pending.values_list("id", flat=True))
     written = 0
     for start in range(0, len(ids), batch_size):
-        batch = list(Chunk.objects.filter(pk__in=ids[start : start + batch_size]))
+        batch = list(model.objects.filter(pk__in=ids[start : start + batch_size]))
         store.ensure_collection(collection, len(batch[0].dense_vector))
         written += store.upsert(
             collection,
-            (Point(str(c.pk), c.dense_vector, SparseVector.from_dict(c.sparse), chunk_payload(c)) for c in batch),
+            (Point(str(c.pk), c.dense_vector, SparseVector.from_dict(c.sparse), payload(c)) for c in batch),
         )
-        Chunk.objects.filter(pk__in=[c.pk for c in batch]).update(indexed=True)
+        model.objects.filter(pk__in=[c.pk for c in batch]).update(indexed=True)
     if written or stale:
         log.info("index %s: %d written, %d deleted, %d total", collection, written, len(stale), len(wanted))
     return {"collection": collection, "written": written, "deleted": len(stale), "total": len(wanted)}
@@ -97,10 +107,13 @@ def forget_synced_versions() -> None:
 
 def rebuild_all(store: VectorStore) -> list[dict]:
     """`manage.py reindex`: drop every collection and write it again from the rows."""
+    from .card_indexing import card_collections, mark_card_rows_unindexed
+
     with transaction.atomic():
         Chunk.objects.update(indexed=False)
+        mark_card_rows_unindexed()
     forget_synced_versions()
-    collections = list(Chunk.objects.values_list("collection", flat=True).distinct())
+    collections = list(Chunk.objects.values_list("collection", flat=True).distinct()) + card_collections()
     for name in store.collections():
         if name not in collections:
             store.drop(name)

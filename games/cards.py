@@ -1,0 +1,454 @@
+"""Import of a card catalog from files, and card look-ups (mentions, autocomplete).
+
+Accepted files (docs/cards.md shows each shape with a sample):
+- Magic: a Scryfall bulk JSON (`default_cards` or `all_cards`: prints are merged per
+  oracle card, a French print gives the French name), or an MTGJSON set file.
+- Flesh and Blood, Riftbound: a JSON list (or {"cards": [...]}) or a CSV with our columns.
+
+A re-import updates the rows in place; a card whose embedded text changed loses its vector
+and is embedded again, the others keep theirs.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from django.db import transaction
+
+from rag.cards import card_embedding_text, fold_name
+
+from .card_indexing import card_collection, card_payload, text_hash
+from .indexing import mark_changed
+from .models import Card, Game
+
+MTG_SKIPPED_LAYOUTS = {"token", "double_faced_token", "art_series", "emblem", "vanguard", "scheme", "planar"}
+FAB_PITCH_COLORS = {1: "red", 2: "yellow", 3: "blue"}
+CARD_FIELDS = [
+    "name", "name_fr", "search_name", "search_name_fr", "cost", "type_line", "text", "text_fr",
+    "colors", "color_identity", "legal_formats", "set_code", "set_name", "rarity", "attributes",
+]  # fmt: skip
+
+
+class CardFileError(ValueError):
+    """The file is not one of the documented shapes."""
+
+
+@dataclass
+class ImportReport:
+    read: int = 0
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    to_embed: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+# --- Reading files ---------------------------------------------------------------------------
+
+
+def iter_json_array(path: Path, chunk_size: int = 1 << 20) -> Iterator[dict]:
+    """Items of a top-level JSON array, decoded one by one: a Scryfall bulk file (hundreds of
+    MB) never has to be held whole in memory."""
+    decoder = json.JSONDecoder()
+    with open(path, encoding="utf-8") as handle:
+        buffer = handle.read(chunk_size).lstrip()
+        if not buffer.startswith("["):
+            raise CardFileError(f"{path.name}: expected a JSON array")
+        buffer, position, eof = buffer[1:], 0, False
+        while True:
+            while position < len(buffer) and buffer[position] in " \t\r\n,":
+                position += 1
+            if position < len(buffer) and buffer[position] == "]":
+                return
+            try:
+                item, end = decoder.raw_decode(buffer, position)
+            except json.JSONDecodeError:
+                if eof:
+                    raise CardFileError(f"{path.name}: truncated or invalid JSON") from None
+                more = handle.read(chunk_size)
+                eof = not more
+                buffer, position = buffer[position:] + more, 0
+                continue
+            yield item
+            position = end
+
+
+def read_records(path: Path) -> Iterator[dict]:
+    """Raw records of a JSON (array, {"cards": [...]}, MTGJSON {"data": {...}}) or CSV file."""
+    if path.suffix.lower() == ".csv":
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            yield from csv.DictReader(handle)
+        return
+    with open(path, encoding="utf-8") as handle:
+        first = handle.read(4096).lstrip()[:1]
+    if first == "[":
+        yield from iter_json_array(path)
+        return
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document = document.get("data", document)
+    if "cards" not in document:
+        raise CardFileError(f"{path.name}: expected a list of cards or an object with 'cards'")
+    set_fields = {"_set_code": document.get("code", ""), "_set_name": document.get("name", "")}
+    for record in document["cards"]:
+        yield {**set_fields, **record}
+
+
+def _split_list(value) -> list[str]:
+    if value in (None, ""):
+        return []
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if str(v).strip()]
+    return [part.strip() for part in str(value).replace(";", "|").split("|") if part.strip()]
+
+
+def _main_types(type_line: str) -> list[str]:
+    left = type_line.split("—")[0].split(" - ")[0]
+    return [word.lower() for word in left.replace("//", " ").split() if word[:1].isupper()]
+
+
+# --- Magic ---------------------------------------------------------------------------------
+
+
+def _scryfall_faces(record: dict, key: str) -> str:
+    faces = record.get("card_faces") or []
+    if record.get(key):
+        return record[key]
+    return " // ".join(face.get(key, "") for face in faces if face.get(key))
+
+
+def mtg_records(records: Iterable[dict]) -> Iterator[dict]:
+    """Normalised Magic cards from Scryfall prints or MTGJSON cards, merged per oracle card."""
+    merged: dict[str, dict] = {}
+    for record in records:
+        card = _mtgjson_card(record) if "manaCost" in record or "foreignData" in record else _scryfall_card(record)
+        if card is None:
+            continue
+        current = merged.get(card["key"])
+        if current is None:
+            merged[card["key"]] = card
+        else:
+            _merge_print(current, card)
+    for card in merged.values():
+        card.pop("_lang", None)
+        yield card
+
+
+def _merge_print(current: dict, other: dict) -> None:
+    if other["_lang"] == "fr":
+        current["name_fr"] = current["name_fr"] or other["name_fr"]
+        current["text_fr"] = current["text_fr"] or other["text_fr"]
+    elif current["_lang"] != "en":
+        french = (current["name_fr"], current["text_fr"])
+        current.update(other)
+        current["name_fr"], current["text_fr"] = french[0] or other["name_fr"], french[1] or other["text_fr"]
+
+
+def _scryfall_card(record: dict) -> dict | None:
+    if record.get("object") not in (None, "card") or record.get("layout") in MTG_SKIPPED_LAYOUTS:
+        return None
+    if "name" not in record:
+        return None
+    lang = record.get("lang", "en")
+    if lang not in ("en", "fr"):
+        return None
+    french = lang == "fr"
+    type_line = _scryfall_faces(record, "type_line")
+    return {
+        "_lang": lang,
+        "key": record.get("oracle_id") or fold_name(record["name"]),
+        "name": record["name"],
+        "name_fr": _scryfall_faces(record, "printed_name") if french else "",
+        "cost": _scryfall_faces(record, "mana_cost"),
+        "type_line": type_line,
+        "text": _scryfall_faces(record, "oracle_text"),
+        "text_fr": _scryfall_faces(record, "printed_text") if french else "",
+        "colors": record.get("colors") or sorted({c for f in record.get("card_faces", []) for c in f.get("colors", [])}),
+        "color_identity": record.get("color_identity", []),
+        "legal_formats": sorted(f for f, v in (record.get("legalities") or {}).items() if v in ("legal", "restricted")),
+        "set_code": record.get("set", ""),
+        "set_name": record.get("set_name", ""),
+        "rarity": record.get("rarity", ""),
+        "attributes": {
+            "types": _main_types(type_line),
+            "cmc": record.get("cmc", 0),
+            "power": record.get("power", ""),
+            "toughness": record.get("toughness", ""),
+            "keywords": record.get("keywords", []),
+            "collector_number": record.get("collector_number", ""),
+            "mtgo_id": record.get("mtgo_id"),
+            "arena_id": record.get("arena_id"),
+        },
+    }
+
+
+def _mtgjson_card(record: dict) -> dict:
+    french = next((f for f in record.get("foreignData", []) if f.get("language") == "French"), {})
+    type_line = record.get("type", "")
+    return {
+        "_lang": "en",
+        "key": record.get("scryfallOracleId") or fold_name(record["name"]),
+        "name": record["name"],
+        "name_fr": french.get("name", ""),
+        "cost": record.get("manaCost", ""),
+        "type_line": type_line,
+        "text": record.get("text", ""),
+        "text_fr": french.get("text", ""),
+        "colors": record.get("colors", []),
+        "color_identity": record.get("colorIdentity", []),
+        "legal_formats": sorted(f for f, v in (record.get("legalities") or {}).items() if v in ("Legal", "Restricted")),
+        "set_code": record.get("setCode", record.get("_set_code", "")).lower(),
+        "set_name": record.get("_set_name", ""),
+        "rarity": record.get("rarity", ""),
+        "attributes": {
+            "types": [t.lower() for t in record.get("types", [])] or _main_types(type_line),
+            "cmc": record.get("convertedManaCost", 0),
+            "power": record.get("power", ""),
+            "toughness": record.get("toughness", ""),
+            "keywords": record.get("keywords", []),
+            "collector_number": record.get("number", ""),
+            "mtgo_id": record.get("mtgoId"),
+            "arena_id": record.get("mtgArenaId"),
+        },
+    }
+
+
+# --- Flesh and Blood and Riftbound (our documented shapes) -----------------------------------
+
+
+def fab_records(records: Iterable[dict]) -> Iterator[dict]:
+    for record in records:
+        pitch = int(record["pitch"]) if str(record.get("pitch") or "").strip() else None
+        name = record["name"].strip()
+        display = f"{name} ({FAB_PITCH_COLORS[pitch]})" if pitch in FAB_PITCH_COLORS else name
+        type_line = record.get("type", "")
+        yield _common_card(
+            record,
+            display,
+            type_line,
+            {
+                "types": _main_types(type_line),
+                "base_name": name,
+                "pitch": pitch,
+                "class": record.get("class", ""),
+                "talent": record.get("talent", ""),
+                "power": record.get("power", ""),
+                "defense": record.get("defense", ""),
+                "legal_heroes": _split_list(record.get("legal_heroes")),
+            },
+        )
+
+
+def riftbound_records(records: Iterable[dict]) -> Iterator[dict]:
+    for record in records:
+        type_line = record.get("type", "")
+        yield _common_card(
+            record,
+            record["name"].strip(),
+            type_line,
+            {
+                "types": _main_types(type_line),
+                "domains": _split_list(record.get("domains")),
+                "might": record.get("might", ""),
+                "power": record.get("power", ""),
+                "tags": _split_list(record.get("tags")),
+            },
+        )
+
+
+def _common_card(record: dict, name: str, type_line: str, attributes: dict) -> dict:
+    return {
+        "key": fold_name(name),
+        "name": name,
+        "name_fr": (record.get("name_fr") or "").strip(),
+        "cost": str(record.get("cost") or ""),
+        "type_line": type_line,
+        "text": record.get("text", ""),
+        "text_fr": record.get("text_fr", ""),
+        "colors": [],
+        "color_identity": [],
+        "legal_formats": [f.lower() for f in _split_list(record.get("legal_formats"))],
+        "set_code": (record.get("set_code") or "").lower(),
+        "set_name": record.get("set_name", ""),
+        "rarity": record.get("rarity", ""),
+        "attributes": {k: v for k, v in attributes.items() if v not in (None, "", [])},
+    }
+
+
+def normalised_cards(game: Game, path: Path) -> Iterator[dict]:
+    readers = {"mtg": mtg_records, "fab": fab_records, "riftbound": riftbound_records}
+    if game.card_game not in readers:
+        raise CardFileError(f"{game.name} is not a card game (set its card game first)")
+    try:
+        yield from readers[game.card_game](read_records(path))
+    except (KeyError, TypeError, ValueError) as exc:
+        if isinstance(exc, CardFileError):
+            raise
+        raise CardFileError(f"{path.name}: unexpected card record ({exc!r}); see docs/cards.md") from exc
+
+
+# --- Writing rows ---------------------------------------------------------------------------
+
+
+def _row_values(card: dict) -> dict:
+    return {
+        **{key: card[key] for key in CARD_FIELDS if key in card},
+        "search_name": fold_name(card["name"]),
+        "search_name_fr": fold_name(card["name_fr"]),
+    }
+
+
+def _content_hash(values: dict) -> str:
+    return hashlib.sha1(json.dumps(values, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def import_cards(game: Game, path: Path, progress: Callable[[int], None] | None = None, batch_size: int = 1000) -> ImportReport:
+    """Create or update the cards of `game` from `path`; vectors are left to `embed_pending_cards`."""
+    report = ImportReport()
+    existing = {
+        key: (pk, attrs.get("_hash"))
+        for key, pk, attrs in Card.objects.filter(game=game).values_list("key", "id", "attributes")
+    }
+    batch: list[dict] = []
+    for card in normalised_cards(game, Path(path)):
+        batch.append(card)
+        if len(batch) >= batch_size:
+            _write_batch(game, batch, existing, report)
+            batch = []
+            if progress:
+                progress(report.read)
+    if batch:
+        _write_batch(game, batch, existing, report)
+        if progress:
+            progress(report.read)
+    with transaction.atomic():
+        mark_changed(card_collection(game))
+    forget_catalog(game)
+    return report
+
+
+def _write_batch(game: Game, cards: list[dict], existing: dict, report: ImportReport) -> None:
+    new_rows, changed_rows = [], []
+    for card in cards:
+        report.read += 1
+        values = _row_values(card)
+        digest = _content_hash(values)
+        values["attributes"] = {**values["attributes"], "_hash": digest}
+        known = existing.get(card["key"])
+        if known and known[1] == digest:
+            report.unchanged += 1
+            continue
+        row = Card(game=game, key=card["key"], **values)
+        row.embedded_text_hash = text_hash(card_embedding_text(card_payload(row)))
+        if known:
+            row.pk = known[0]
+            changed_rows.append(row)
+        else:
+            new_rows.append(row)
+        existing[card["key"]] = (row.pk, digest)
+    with transaction.atomic():
+        Card.objects.bulk_create(new_rows)
+        _update_changed(changed_rows)
+    report.created += len(new_rows)
+    report.updated += len(changed_rows)
+    report.to_embed += len(new_rows)
+
+
+def _update_changed(rows: list[Card]) -> None:
+    """Changed cards: new values; only those whose embedded text changed lose their vector."""
+    if not rows:
+        return
+    old = {pk: (digest, dense) for pk, digest, dense in Card.objects.filter(pk__in=[r.pk for r in rows]).values_list("id", "embedded_text_hash", "dense")}
+    for row in rows:
+        digest, dense = old.get(row.pk, ("", None))
+        row.dense = dense if digest == row.embedded_text_hash else None
+        row.indexed = False
+    Card.objects.bulk_update(rows, CARD_FIELDS + ["embedded_text_hash", "dense", "indexed"])
+
+
+# --- Look-ups -------------------------------------------------------------------------------
+
+_catalog_names: dict[str, tuple[int, list[tuple[str, str]]]] = {}
+
+
+def forget_catalog(game: Game) -> None:
+    _catalog_names.pop(str(game.pk), None)
+
+
+def _folded_names(game: Game) -> list[tuple[str, str]]:
+    """[(folded name, card id)] of a game, English and French, cached per process."""
+    count = Card.objects.filter(game=game).count()
+    cached = _catalog_names.get(str(game.pk))
+    if cached and cached[0] == count:
+        return cached[1]
+    names = []
+    for pk, name, name_fr in Card.objects.filter(game=game).values_list("id", "search_name", "search_name_fr"):
+        names.append((name, str(pk)))
+        if name_fr:
+            names.append((name_fr, str(pk)))
+    _catalog_names[str(game.pk)] = (count, names)
+    return names
+
+
+def search_cards(game: Game, query: str, limit: int = 10) -> list[Card]:
+    """Autocomplete: names starting with the query first, then names containing a word that
+    starts with it, then close spellings (typos), in French and English."""
+    folded = fold_name(query)
+    if not folded:
+        return []
+    cards = Card.objects.filter(game=game)
+    found: list = list(cards.filter(search_name__startswith=folded)[:limit])
+    found += list(cards.filter(search_name_fr__startswith=folded).exclude(pk__in=[c.pk for c in found])[:limit])
+    if len(found) < limit:
+        found += _word_prefix_matches(game, folded, exclude={c.pk for c in found}, limit=limit - len(found))
+    if len(found) < limit:
+        found += _fuzzy_matches(game, folded, exclude={str(c.pk) for c in found}, limit=limit - len(found))
+    return found[:limit]
+
+
+def _word_prefix_matches(game: Game, folded: str, exclude: set, limit: int) -> list[Card]:
+    ids = [pk for name, pk in _folded_names(game) if f" {folded}" in f" {name}"]
+    rows = Card.objects.filter(pk__in=ids[: limit * 4]).exclude(pk__in=exclude)
+    return sorted(rows, key=lambda c: len(c.name))[:limit]
+
+
+def _fuzzy_matches(game: Game, folded: str, exclude: set, limit: int) -> list[Card]:
+    """Close spellings of a whole name, or of the beginning of a name being typed."""
+    ids_by_name: dict[str, list[str]] = {}
+    for name, pk in _folded_names(game):
+        ids_by_name.setdefault(name, []).append(pk)
+        ids_by_name.setdefault(name[: len(folded)], []).append(pk)
+    ids: list[str] = []
+    for name in difflib.get_close_matches(folded, list(ids_by_name), n=limit * 2, cutoff=0.75):
+        ids += [pk for pk in ids_by_name[name] if pk not in exclude and pk not in ids]
+    order = {pk: i for i, pk in enumerate(ids)}
+    return sorted(Card.objects.filter(pk__in=ids[:limit]), key=lambda c: order[str(c.pk)])
+
+
+def find_card(game: Game, name: str) -> Card | None:
+    """The card a player named (exact English or French name, else a front face, else a close spelling)."""
+    folded = fold_name(name)
+    cards = Card.objects.filter(game=game)
+    card = cards.filter(search_name=folded).first() or cards.filter(search_name_fr=folded).first()
+    if card is None:
+        card = cards.filter(search_name__startswith=f"{folded} // ").first()
+    if card is None:
+        matches = _fuzzy_matches(game, folded, exclude=set(), limit=1)
+        card = matches[0] if matches else None
+    return card
+
+
+def resolve_mentions(game: Game, names: Iterable[str]) -> list[dict]:
+    """Card dicts (`card_payload`) for the names a player @-mentioned; unknown names are skipped."""
+    resolved, seen = [], set()
+    for name in names:
+        card = find_card(game, name)
+        if card is not None and card.pk not in seen:
+            seen.add(card.pk)
+            resolved.append(card_payload(card))
+    return resolved

@@ -1,0 +1,106 @@
+"""Tournament decklists from plain text ("4 Lightning Bolt", then a Sideboard section).
+
+A list is stored as a Decklist row and indexed in `meta_<slug>` as a `[META]` chunk
+(`meta_type='tournament_deck'`, `meta_format`), the inspiration of the deckbuilding mode.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import transaction
+
+from .card_indexing import meta_collection
+from .indexing import mark_changed
+from .models import Decklist, Game
+
+_LINE_RE = re.compile(r"^\s*(?:SB:\s*)?(\d+)\s*[x×X]?\s+(.+?)\s*$")
+_DATE_RE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+SECTION_HEADERS = {
+    "deck": "main", "main": "main", "maindeck": "main", "main deck": "main", "mainboard": "main",
+    "sideboard": "sideboard", "side": "sideboard", "reserve": "sideboard", "réserve": "sideboard",
+    "runes": "runes", "rune deck": "runes", "battlefields": "battlefields",
+    "champs de bataille": "battlefields", "legend": "legend", "légende": "legend",
+    "hero": "hero", "héros": "hero", "equipment": "equipment", "équipement": "equipment",
+}  # fmt: skip
+KNOWN_FORMATS = (
+    "standard", "pioneer", "modern", "legacy", "vintage", "pauper", "commander", "historic",
+    "explorer", "timeless", "alchemy", "brawl", "premodern", "classic constructed", "blitz",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ParsedDecklist:
+    sections: dict[str, list[list]]
+    comments: list[str]
+
+    @property
+    def main_count(self) -> int:
+        return sum(q for q, _ in self.sections.get("main", []))
+
+
+def parse_decklist_text(text: str) -> ParsedDecklist:
+    """Sections of a plain-text list; quantities of a repeated card are merged."""
+    sections: dict[str, dict[str, int]] = {"main": {}}
+    comments, current = [], "main"
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith(("//", "#")):
+            comments.append(line.lstrip("/# ").strip())
+            continue
+        header = SECTION_HEADERS.get(line.rstrip(":").strip().lower())
+        if header:
+            current = header
+            continue
+        match = _LINE_RE.match(line)
+        if not match:
+            continue
+        section = "sideboard" if raw.lstrip().startswith("SB:") else current
+        entries = sections.setdefault(section, {})
+        entries[match.group(2)] = entries.get(match.group(2), 0) + int(match.group(1))
+    return ParsedDecklist(
+        sections={name: [[q, card] for card, q in entries.items()] for name, entries in sections.items() if entries},
+        comments=comments,
+    )
+
+
+def guess_format(comments: list[str]) -> str:
+    text = " ".join(comments).lower()
+    return next((fmt for fmt in KNOWN_FORMATS if fmt in text), "")
+
+
+def guess_date(comments: list[str]) -> dt.date | None:
+    match = _DATE_RE.search(" ".join(comments))
+    return dt.date.fromisoformat(match.group(1)) if match else None
+
+
+def import_decklist(
+    game: Game, path: Path, format: str = "", date: dt.date | None = None, name: str = ""
+) -> Decklist:
+    """Create or replace (same name) a tournament decklist; the format and date come from the
+    arguments, else from the list's comment lines."""
+    path = Path(path)
+    parsed = parse_decklist_text(path.read_text(encoding="utf-8"))
+    deck_format = (format or guess_format(parsed.comments)).lower()
+    if not deck_format:
+        raise ValueError(f"{path.name}: no format given and none found in its comments")
+    with transaction.atomic():
+        deck, _ = Decklist.objects.update_or_create(
+            game=game,
+            name=name or path.stem,
+            defaults={
+                "format": deck_format,
+                "played_on": date or guess_date(parsed.comments),
+                "source": " ".join(parsed.comments)[:300],
+                "sections": parsed.sections,
+                "dense": None,
+                "indexed": False,
+            },
+        )
+        mark_changed(meta_collection(game))
+    return deck

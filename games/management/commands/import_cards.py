@@ -1,0 +1,70 @@
+"""`manage.py import_cards GAME FILE`: create or update a game's card catalog, embed the new
+or changed cards, and index them when this process may write the vector store."""
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.card_indexing import embed_pending_cards, sync_card_collections
+from games.cards import CardFileError, import_cards
+from games.management.progress import ProgressBar
+from games.models import Game
+from oracle_site import components
+from rag.store import VectorStoreError
+
+
+def find_game(slug_or_id: str) -> Game:
+    game = Game.objects.filter(slug=slug_or_id).first()
+    if game is None:
+        try:
+            game = Game.objects.filter(pk=slug_or_id).first()
+        except Exception:  # not a UUID
+            game = None
+    if game is None:
+        raise CommandError(f"no game {slug_or_id!r} (give its slug or id)")
+    return game
+
+
+def index_now(command: BaseCommand, game: Game) -> None:
+    """Local Qdrant: only one process may open the folder; if the web process holds it, it
+    indexes the rows itself at its next sync (DESIGN.md, decision 2)."""
+    try:
+        reports = sync_card_collections(components.vector_store(), game)
+    except VectorStoreError as exc:
+        command.stdout.write(f"Index left to the web process ({exc}).")
+        return
+    written = sum(r["written"] for r in reports)
+    command.stdout.write(f"Indexed: {written} points written ({reports[0]['total']} cards).")
+
+
+class Command(BaseCommand):
+    help = "Import a card file (Scryfall/MTGJSON for Magic; our JSON/CSV for Flesh and Blood and Riftbound)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("game", help="slug or id of the game (its card game must be set)")
+        parser.add_argument("file", type=Path)
+        parser.add_argument("--no-embed", action="store_true", help="only write the rows")
+        parser.add_argument("--no-index", action="store_true", help="do not open the vector store")
+
+    def handle(self, *args, game, file, no_embed, no_index, **options):
+        game = find_game(game)
+        if not file.exists():
+            raise CommandError(f"{file} does not exist")
+        bar = ProgressBar(f"Lecture de {file.name}")
+        try:
+            report = import_cards(game, file, progress=bar.update)
+        except CardFileError as exc:
+            raise CommandError(str(exc)) from exc
+        bar.close()
+        self.stdout.write(
+            f"{report.read} cards read: {report.created} created, {report.updated} updated, "
+            f"{report.unchanged} unchanged."
+        )
+        if no_embed:
+            return
+        bar = ProgressBar("Embeddings")
+        embedded = embed_pending_cards(game, components.embedder(), progress=bar.update)
+        bar.close()
+        self.stdout.write(f"{embedded} cards embedded.")
+        if not no_index:
+            index_now(self, game)

