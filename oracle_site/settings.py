@@ -264,6 +264,34 @@ RERANK_TIMEOUT_S = env_float("RERANK_TIMEOUT_S", 10.0)
 # --- LLM backends ----------------------------------------------------------------------------
 
 LLM_BACKEND = env_choice("LLM_BACKEND", "none", ("none", "claude-ssh", "claude-cli", "openai"))
+# Model per tier; empty: the Claude CLI's own aliases (haiku, sonnet, opus) or OPENAI_MODEL.
+LLM_MODEL_HAIKU = env_str("LLM_MODEL_HAIKU")
+LLM_MODEL_SONNET = env_str("LLM_MODEL_SONNET")
+LLM_MODEL_OPUS = env_str("LLM_MODEL_OPUS")
+LLM_FALLBACK_MODEL = env_str("LLM_FALLBACK_MODEL", "haiku")  # a tier or a model name; empty: none
+LLM_TIMEOUT_S = env_float("LLM_TIMEOUT_S", 180.0)  # calls that do not pass their own timeout
+LLM_FALLBACK_TIMEOUT_S = env_float("LLM_FALLBACK_TIMEOUT_S", 120.0)
+LLM_RATE_LIMIT_RETRIES = env_int("LLM_RATE_LIMIT_RETRIES", 3)  # HTTP 429 without a quota signal
+LLM_RATE_LIMIT_BACKOFF_S = env_float("LLM_RATE_LIMIT_BACKOFF_S", 5.0)  # doubled on each retry
+LLM_HEALTH_TIMEOUT_S = env_float("LLM_HEALTH_TIMEOUT_S", 30.0)
+LLM_HEALTH_CACHE_S = env_float("LLM_HEALTH_CACHE_S", 300.0)  # /api/health's real call, at most this often
+QUOTA_TIME_ZONE = env_str("QUOTA_TIME_ZONE", TIME_ZONE)  # reset times the CLI gives without a zone
+CLAUDE_SSH_HOST = env_str("CLAUDE_SSH_HOST")
+CLAUDE_SSH_PORT = env_int("CLAUDE_SSH_PORT", 22)
+CLAUDE_SSH_USER = env_str("CLAUDE_SSH_USER", "oracle")
+CLAUDE_SSH_KEY_PATH = env_str("CLAUDE_SSH_KEY_PATH")
+CLAUDE_SSH_KNOWN_HOSTS = env_str("CLAUDE_SSH_KNOWN_HOSTS", str(Path.home() / ".ssh" / "known_hosts"))
+CLAUDE_SSH_ACCEPT_UNKNOWN_HOST = env_bool("CLAUDE_SSH_ACCEPT_UNKNOWN_HOST", False)
+CLAUDE_SSH_COMMAND = env_str("CLAUDE_SSH_COMMAND", "claude")
+CLAUDE_SSH_MAX_CONCURRENT = env_int("CLAUDE_SSH_MAX_CONCURRENT", 10)
+CLAUDE_SSH_CONNECT_TIMEOUT_S = env_float("CLAUDE_SSH_CONNECT_TIMEOUT_S", 10.0)
+VISION_SSH_IMAGES_PATH = env_str("VISION_SSH_IMAGES_PATH", "/projet/boardgame-pdfs")
+VISION_SSH_IMAGES_SHARED = env_bool("VISION_SSH_IMAGES_SHARED", False)  # false: copy over SFTP
+CLAUDE_CLI_COMMAND = env_str("CLAUDE_CLI_COMMAND", "claude")
+CLAUDE_CLI_WORKDIR = Path(env_str("CLAUDE_CLI_WORKDIR", str(VAR_DIR / "claude-workdir")))
+OPENAI_BASE_URL = env_str("OPENAI_BASE_URL", "http://127.0.0.1:11434/v1")
+OPENAI_API_KEY = env_str("OPENAI_API_KEY")
+OPENAI_MODEL = env_str("OPENAI_MODEL", "llama3.1")
 
 # --- Ingestion -------------------------------------------------------------------------------
 

@@ -1,0 +1,182 @@
+"""What the SSH and local Claude Code CLI backends share: the command line, the streaming
+loop over stream-json lines, the deadline, the 429 retries and the health probe.
+
+A backend only says how to start the command (`_start`) and where the CLI finds an image
+(`image_location`); everything the CLI prints is parsed the same way.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator, Protocol, Sequence
+
+from .base import ClaudeQuotaError, HealthReport, LLMConfigError, LLMError, LLMTimeout
+from .quota import reset_time_from_text
+from .stream_json import RateLimited, StreamJsonParser
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TIER_MODELS = {"haiku": "haiku", "sonnet": "sonnet", "opus": "opus"}
+HEALTH_SYSTEM = "Réponds uniquement « OK »."
+HEALTH_PROMPT = "ping"
+
+
+@dataclass(frozen=True)
+class ClaudeCommandConfig:
+    executable: str = "claude"
+    tier_models: dict = field(default_factory=lambda: dict(DEFAULT_TIER_MODELS))
+    timeout_s: float = 180.0
+    quota_time_zone: str = "UTC"
+    rate_limit_retries: int = 3
+    rate_limit_backoff_s: float = 2.0
+    health_timeout_s: float = 30.0
+    health_cache_s: float = 300.0
+
+
+def claude_arguments(executable: str, system: str, model: str) -> list[str]:
+    """The CLI call. `--append-system-prompt`, never `--system-prompt`: the latter replaces the
+    CLI's own tool contract and the model then stops opening page images with Read."""
+    return [
+        executable, "-p",
+        "--append-system-prompt", system,
+        "--output-format", "stream-json", "--verbose", "--include-partial-messages",
+        "--model", model,
+    ]
+
+
+class RunningCommand(Protocol):
+    """A started CLI process, local or remote. The prompt was written to its stdin."""
+
+    def read_stdout(self, wait: float) -> bytes | None:
+        """Up to `wait` seconds for output: b"" when none came, None once stdout is closed."""
+
+    def stderr_text(self) -> str: ...
+
+    def exit_status(self, wait: float) -> int | None: ...
+
+    def terminate(self) -> None:
+        """Make sure the process ends (it may be hung on the network)."""
+
+
+class ClaudeCodeBackend:
+    """Base of `claude-ssh` and `claude-cli`."""
+
+    name = "claude-code"
+    available = True
+
+    def __init__(self, config: ClaudeCommandConfig):
+        self.config = config
+        self._health_lock = threading.Lock()
+        self._health: tuple[float, HealthReport] | None = None
+
+    # --- what a concrete backend provides ----------------------------------------------------
+
+    def _start(self, arguments: list[str], stdin: bytes, deadline: float) -> AbstractContextManager[RunningCommand]:
+        raise NotImplementedError
+
+    def _prepare_images(self, images: Sequence[Path], deadline: float) -> None:
+        """Make the page images readable by the CLI (the SSH backend copies them over)."""
+
+    def image_location(self, path: Path) -> str:
+        """The path the CLI's Read tool opens for this page image: callers put it in the prompt."""
+        return str(path)
+
+    # --- the interface --------------------------------------------------------------------------
+
+    def resolve_model(self, model: str) -> str:
+        return self.config.tier_models.get(model) or model
+
+    def stream(self, system, prompt, *, model="sonnet", timeout=None, images=()) -> Iterator[str]:
+        deadline = time.monotonic() + (timeout or self.config.timeout_s)
+        arguments = claude_arguments(self.config.executable, system, self.resolve_model(model))
+        self._prepare_images(images, deadline)
+        for attempt in range(self.config.rate_limit_retries + 1):
+            try:
+                yield from self._run(arguments, prompt.encode("utf-8"), deadline)
+                return
+            except RateLimited as exc:
+                self._wait_before_retry(exc, attempt, deadline)
+            except LLMConfigError as exc:
+                self._remember(HealthReport(status="down", detail=str(exc)))
+                raise
+
+    def complete(self, system, prompt, *, model="sonnet", timeout=None, images=()) -> str:
+        return "".join(self.stream(system, prompt, model=model, timeout=timeout, images=images))
+
+    def health(self) -> HealthReport:
+        """A real (tiny) call, at most once per `health_cache_s`: it is the only way to know that
+        the CLI is logged in. A failed real call updates it at once."""
+        with self._health_lock:
+            cached = self._health
+        if cached and time.monotonic() - cached[0] < self.config.health_cache_s:
+            return cached[1]
+        report = self._probe()
+        self._remember(report)
+        return report
+
+    # --- internals ------------------------------------------------------------------------------
+
+    def _run(self, arguments: list[str], stdin: bytes, deadline: float) -> Iterator[str]:
+        parser = StreamJsonParser()
+        with self._start(arguments, stdin, deadline) as process:
+            pending = b""
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    process.terminate()
+                    raise LLMTimeout(f"Claude CLI did not finish in time ({self._describe(parser)})")
+                chunk = process.read_stdout(min(remaining, 0.5))
+                if chunk is None:
+                    break
+                pending += chunk
+                *lines, pending = pending.split(b"\n")
+                for line in lines:
+                    yield from parser.feed(line.decode("utf-8", errors="replace"))
+            yield from parser.feed(pending.decode("utf-8", errors="replace"))
+            status = process.exit_status(max(0.1, min(5.0, deadline - time.monotonic())))
+            stderr = process.stderr_text()
+        error = parser.error(stderr, status, tz=self.config.quota_time_zone)
+        if parser.malformed_lines:
+            log.warning("Claude CLI printed %d line(s) that are not JSON", parser.malformed_lines)
+        if error is not None:
+            raise error
+
+    def _wait_before_retry(self, exc: RateLimited, attempt: int, deadline: float) -> None:
+        wait = self.config.rate_limit_backoff_s * (2**attempt)
+        if attempt >= self.config.rate_limit_retries or time.monotonic() + wait >= deadline:
+            reset_at = reset_time_from_text(str(exc), tz=self.config.quota_time_zone)
+            raise ClaudeQuotaError(reset_at, message=f"rate limited after {attempt + 1} attempts: {exc}") from exc
+        log.info("Claude rate limited (429), retry %d in %.1fs", attempt + 1, wait)
+        time.sleep(wait)
+
+    def _probe(self) -> HealthReport:
+        started = time.perf_counter()
+        try:
+            self.complete(HEALTH_SYSTEM, HEALTH_PROMPT, model="haiku", timeout=self.config.health_timeout_s)
+        except ClaudeQuotaError as exc:
+            return HealthReport(status="down", detail=f"quota reached, resets at {_iso(exc.reset_at)}")
+        except LLMError as exc:
+            return HealthReport(status="down", detail=str(exc))
+        latency = round((time.perf_counter() - started) * 1000, 1)
+        return HealthReport(status="ok", detail=f"{self.describe()} answers", latency_ms=latency)
+
+    def _remember(self, report: HealthReport) -> None:
+        with self._health_lock:
+            self._health = (time.monotonic(), report)
+
+    def describe(self) -> str:
+        return self.name
+
+    @staticmethod
+    def _describe(parser: StreamJsonParser) -> str:
+        return "no answer yet" if not parser._messages_with_deltas else "answer cut short"
+
+
+def _iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat(timespec="minutes")
