@@ -1,0 +1,50 @@
+import datetime as dt
+
+from django.core.management import call_command
+
+from games.card_indexing import meta_collection
+from games.decklists import import_decklist, parse_decklist_text
+from games.models import Decklist
+from oracle_site import components
+from tests.card_fixtures import DECKLISTS
+from tests.factories import GameFactory
+
+
+def test_plain_text_list_has_main_and_sideboard_sections():
+    parsed = parse_decklist_text(DECKLISTS[0].read_text())
+    assert parsed.main_count == 60
+    assert sum(q for q, _ in parsed.sections["sideboard"]) == 15
+    assert [4, "Lightning Bolt"] in parsed.sections["main"]
+
+
+def test_sideboard_given_by_sb_prefix_and_x_quantities():
+    parsed = parse_decklist_text("4x Opt\n2 Island\nSB: 3 Negate\n")
+    assert parsed.sections == {"main": [[4, "Opt"], [2, "Island"]], "sideboard": [[3, "Negate"]]}
+
+
+def test_format_and_date_read_from_the_list_comments(db):
+    game = GameFactory(name="Magic", slug="magic", card_game="mtg")
+    deck = import_decklist(game, DECKLISTS[0])
+    assert deck.format == "modern" and deck.played_on == dt.date(2026, 8, 20)
+
+
+def test_import_command_indexes_meta_chunks_tagged_tournament_deck(db, capsys):
+    game = GameFactory(name="Magic", slug="magic", card_game="mtg")
+    call_command("import_decklists", "magic", *map(str, DECKLISTS), "--format", "modern")
+    assert Decklist.objects.filter(game=game).count() == 4
+    points = list(components.vector_store().scroll(meta_collection(game), filter={"meta_format": "modern"}))
+    assert len(points) == 4
+    payload = points[0].payload
+    assert payload["meta_type"] == "tournament_deck" and payload["tag"] == "[META]"
+    assert payload["text"].startswith("[META]") and "Sideboard" in payload["text"]
+    assert "60 + 15 cards" in capsys.readouterr().out
+
+
+def test_reimporting_a_list_replaces_it(db, tmp_path):
+    game = GameFactory(name="Magic", slug="magic", card_game="mtg")
+    path = tmp_path / "deck.txt"
+    path.write_text("4 Opt\n")
+    import_decklist(game, path, format="standard")
+    path.write_text("4 Shock\n")
+    import_decklist(game, path, format="standard")
+    assert Decklist.objects.get(game=game).sections == {"main": [[4, "Shock"]]}
