@@ -14,7 +14,9 @@ for arg in "$@"; do
 done
 
 debs=(poppler-utils tesseract-ocr tesseract-ocr-fra tesseract-ocr-eng fonts-dejavu-core)
-[ "$WITH_TEST" = 1 ] && debs+=(openssh-server openssh-client nodejs npm)
+[ "$WITH_TEST" = 1 ] && debs+=(openssh-server openssh-client)
+# Node.js may come from elsewhere than Debian (it does on these machines): only install if absent.
+[ "$WITH_TEST" = 1 ] && ! command -v npm >/dev/null && debs+=(nodejs npm)
 [ "$WITH_BROWSER" = 1 ] && debs+=(chromium)
 
 missing=()
