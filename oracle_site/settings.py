@@ -313,6 +313,15 @@ INGEST_LLM_CONCURRENCY = env_int("INGEST_LLM_CONCURRENCY", 10)
 
 ASK_ALLOW_ANONYMOUS = env_bool("ASK_ALLOW_ANONYMOUS", False)
 ASK_HEARTBEAT_S = env_float("ASK_HEARTBEAT_S", 8.0)
+# Retrieval and answers (docs/asking.md)
+ASK_TOP_K = env_int("ASK_TOP_K", 8)  # chunks given to the answer
+ASK_HYDE_TIMEOUT_S = env_float("ASK_HYDE_TIMEOUT_S", 25.0)
+ASK_CLASSIFY_TIMEOUT_S = env_float("ASK_CLASSIFY_TIMEOUT_S", 8.0)
+ASK_ANSWER_MODEL = env_choice("ASK_ANSWER_MODEL", "sonnet", ("haiku", "sonnet", "opus"))
+ASK_ANSWER_TIMEOUT_S = env_float("ASK_ANSWER_TIMEOUT_S", 180.0)
+ASK_MIN_SCORE = env_float("ASK_MIN_SCORE", 0.80)  # below: the extractive answer says nothing was found
+ASK_QUOTA_FALLBACK_EXTRACTIVE = env_bool("ASK_QUOTA_FALLBACK_EXTRACTIVE", True)
+RERANK_API_KEY = env_str("RERANK_API_KEY")
 
 # --- BoardGameGeek: game metadata and the daily Rules-forum sync ----------------------------
 

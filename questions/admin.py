@@ -1,6 +1,7 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils.translation import gettext as _
 
-from .models import Question
+from .models import ApiToken, Question
 
 
 @admin.register(Question)
@@ -9,3 +10,21 @@ class QuestionAdmin(admin.ModelAdmin):
     list_filter = ("status", "intent", "game")
     search_fields = ("text", "answer")
     readonly_fields = ("created_at", "answered_at")
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    list_display = ("name", "user", "prefix", "created_at", "last_used_at", "revoked")
+    list_filter = ("revoked",)
+    search_fields = ("name", "user__username", "prefix")
+    fields = ("user", "name", "revoked", "prefix", "created_at", "last_used_at")
+    readonly_fields = ("prefix", "created_at", "last_used_at")
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return super().save_model(request, obj, form, change)
+        key = obj.assign_new_key()
+        super().save_model(request, obj, form, change)
+        messages.warning(
+            request, _("Clé du jeton (affichée une seule fois, copiez-la maintenant) : %(key)s") % {"key": key}
+        )

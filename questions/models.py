@@ -49,3 +49,45 @@ class Question(models.Model):
     @property
     def is_answered(self) -> bool:
         return self.status != self.Status.PENDING
+
+
+class ApiToken(models.Model):
+    """A per-user key for REST clients (`Authorization: Bearer <key>`). Only a hash is kept:
+    the key is shown once, when it is issued."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("nom"), max_length=100, blank=True)
+    prefix = models.CharField(_("début de la clé"), max_length=12, editable=False)
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    revoked = models.BooleanField(_("révoqué"), default=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("jeton d'API")
+        verbose_name_plural = _("jetons d'API")
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.name or self.prefix}…"
+
+    @staticmethod
+    def hash_key(key: str) -> str:
+        import hashlib
+
+        return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+    def assign_new_key(self) -> str:
+        """Give this token a fresh key; returns the clear key (never stored)."""
+        import secrets
+
+        key = "orc_" + secrets.token_urlsafe(32)
+        self.prefix, self.key_hash = key[:12], self.hash_key(key)
+        return key
+
+    @classmethod
+    def issue(cls, user, name: str = "") -> tuple["ApiToken", str]:
+        token = cls(user=user, name=name)
+        key = token.assign_new_key()
+        token.save()
+        return token, key

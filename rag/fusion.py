@@ -1,0 +1,64 @@
+"""RRF v2: how the ranked lists of one question are merged (spec, « Fusion RRF v2 »).
+
+Each list contributes weight/(rank+2) to every point it ranks (rank from 0); lists from the
+raw question weigh 2, lists from the HyDE passage 1. A point at the top of a list gets a
+bonus (+0.05 at rank 0, +0.02 at ranks 1–2) so an exact match is not averaged away.
+Points are de-duplicated by id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rag.store import Hit
+
+QUESTION_WEIGHT = 2.0
+HYDE_WEIGHT = 1.0
+TOP_RANK_BONUS = {0: 0.05, 1: 0.02, 2: 0.02}
+
+
+@dataclass
+class RankedList:
+    name: str  # e.g. "dense:question", "bm25:hyde"
+    weight: float
+    hits: list[Hit]
+
+
+@dataclass
+class Fused:
+    hit: Hit
+    score: float
+    ranks: dict[str, int] = field(default_factory=dict)  # list name → rank in it
+    raw_scores: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.hit.id
+
+
+def rrf_contribution(weight: float, rank: int) -> float:
+    return weight / (rank + 2) + TOP_RANK_BONUS.get(rank, 0.0)
+
+
+def rrf_v2(lists: list[RankedList]) -> list[Fused]:
+    """Fuse ranked lists; best first. Ties keep the order points were first seen."""
+    fused: dict[str, Fused] = {}
+    for ranked in lists:
+        seen_here: set[str] = set()
+        for rank, hit in enumerate(ranked.hits):
+            if hit.id in seen_here:  # a point twice in one list counts once, at its best rank
+                continue
+            seen_here.add(hit.id)
+            entry = fused.setdefault(hit.id, Fused(hit=hit, score=0.0))
+            entry.score += rrf_contribution(ranked.weight, rank)
+            entry.ranks[ranked.name] = rank
+            entry.raw_scores[ranked.name] = hit.score
+    return sorted(fused.values(), key=lambda f: f.score, reverse=True)
+
+
+def merge_by_score(hit_lists: list[list[Hit]], limit: int) -> list[Hit]:
+    """One ranking from the same search run on several collections (scores are comparable:
+    cosine for dense, BM25 for sparse)."""
+    merged = [hit for hits in hit_lists for hit in hits]
+    merged.sort(key=lambda h: h.score, reverse=True)
+    return merged[:limit]

@@ -1,0 +1,72 @@
+"""Every text the asking flow shows or sends to a model: phases, system prompts, labels.
+
+French first: the players read the phases and the extractive answers, and the rulebooks'
+citations keep their own language.
+"""
+
+from __future__ import annotations
+
+# SSE `phase` events, in the order they are sent (spec, « Événements SSE »).
+PHASES = {
+    "weigh": "L'Oracle pèse votre question",
+    "dive": "L'Oracle plonge dans le grimoire",
+    "consult": "L'Oracle consulte les livrets",
+    "write": "L'Oracle rédige sa réponse",
+}
+
+BOOKLET_TAGS = {"base": "BASE", "extension": "EXT", "advanced_rules": "EXT", "faq": "FAQ"}
+FORUM_TAG = "FORUM"
+IMAGES_HEADER = "IMAGES DES RÈGLES :"
+
+SYSTEM_PROMPT = """Tu es l'Oracle, l'arbitre des règles d'un jeu de société. Tu réponds aux questions des joueurs
+à partir des extraits de livrets fournis dans le CONTEXTE.
+
+Règles :
+1. Réponds uniquement à partir du CONTEXTE. N'invente aucune règle, aucun chiffre, aucune carte.
+2. Réponds dans la langue de la question, même si les livrets sont dans une autre langue.
+3. Cite chaque règle que tu utilises sous la forme [Livret, p.N : "citation"] : « Livret » est le
+   nom du livret tel qu'il apparaît dans le CONTEXTE, N est la page sur laquelle se trouvent
+   réellement les mots cités, et la citation est recopiée mot pour mot, dans la langue du livret.
+4. Si les livrets ne tranchent pas la question, dis-le clairement (« Les règles ne précisent pas… »)
+   puis, si c'est utile, propose l'interprétation la plus raisonnable en la présentant comme telle.
+5. Les extraits [EXT] viennent d'une extension : quand une règle d'extension remplace ou modifie
+   une règle du livret de base ([BASE]), c'est la règle de l'extension qui s'applique ; dis-le.
+6. Les extraits [FAQ] sont des clarifications officielles : ils priment sur une lecture ambiguë.
+7. Les extraits [FORUM] sont des avis de joueurs, pas des règles officielles : présente-les comme tels.
+8. Sois bref et précis : la réponse d'abord, en une ou deux phrases, puis la justification citée.
+9. Une image de page peut être listée sous « IMAGES DES RÈGLES ». Ouvre-la avec ton outil Read
+   uniquement si la question a une dimension visuelle (icônes, couleurs, symboles, schémas,
+   plateau, tuiles, mise en place) ; sinon ignore-la.
+"""
+
+HYDE_SYSTEM_PROMPT = """Tu rédiges le passage d'un livret de règles de jeu de société qui répondrait à la
+question posée, dans le style d'un livret (phrases courtes, vocabulaire du jeu). Écris seulement
+le passage (3 à 5 phrases), sans préambule. Si la question est en français et le jeu probablement
+en anglais, écris le passage en anglais puis sa traduction française."""
+
+CLASSIFY_SYSTEM_PROMPT = """Classe la question d'un joueur dans une seule catégorie et réponds par un seul mot :
+- rules : une question sur les règles (comment jouer, est-ce permis, que se passe-t-il si…)
+- synergy : quelles cartes ou stratégies vont bien ensemble, archétypes, combos
+- meta : le métagame, les decks populaires, les résultats de tournois
+- deckbuilding : la demande d'une liste de deck complète avec un nombre de cartes précis
+Réponds seulement : rules, synergy, meta ou deckbuilding."""
+
+NO_ANSWER = (
+    "Je n'ai rien trouvé dans les livrets indexés qui réponde à cette question. "
+    "Reformulez-la avec les termes du livret, ou vérifiez que le bon livret (extension, FAQ) est coché."
+)
+EXTRACTIVE_INTRO = "Voici les passages des livrets qui répondent le mieux à votre question :"
+EXTRACTIVE_OVERRIDE_NOTE = "Cette règle de l'extension remplace ou modifie celle du livret de base (p.{page})."
+EXTRACTIVE_FORUM_NOTE = "Avis de joueurs (forum), pas une règle officielle :"
+QUOTA_MESSAGE = "Le quota du modèle de langage est atteint (reprise vers {reset})."
+LLM_FAILED_MESSAGE = "Le modèle de langage n'a pas pu répondre ({error})."
+EXTRACTIVE_FALLBACK_INTRO = "Réponse extractive, tirée directement des livrets :"
+
+
+def hyde_prompt(question: str, game_name: str = "") -> str:
+    game = f"Jeu : {game_name}\n" if game_name else ""
+    return f"{game}Question : {question}\n\nPassage du livret :"
+
+
+def classify_prompt(question: str) -> str:
+    return f"Question : {question}\nCatégorie :"

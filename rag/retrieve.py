@@ -1,0 +1,298 @@
+"""Retrieval for one question (spec, « RETRIEVAL », steps 0–2), plain Python.
+
+Step 0 embeds the question (and the HyDE passage when there is one). Step 1 runs a dense
+and a BM25 search per booklet collection, concurrently, merges each kind of search across
+collections by score and fuses the lists with RRF v2. A rule number named in the question
+("702.2b", « règle 4.1 ») puts the chunk that states that rule first. Step 2 reranks the top
+50 when a cross-encoder is configured. Forum chunks are dropped for synergy, deckbuilding
+and meta questions.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rag.fusion import HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, merge_by_score, rrf_v2
+from rag.rerank import RERANK_TOP_N, blend
+from rag.sparse import query_vector, tokenize
+from rag.store import Hit, VectorStore
+
+LIST_LIMIT = 30
+MIN_SHARED_TERMS = 2  # a BM25 hit sharing fewer terms with a longer question is noise
+MIN_SHARED_FRACTION = 1 / 3
+FORUM_FREE_INTENTS = {"synergy", "deckbuilding", "meta"}
+
+_RULE_NUMBER_RE = re.compile(r"\b(\d{3}\.\d+[a-z]?)\b", re.IGNORECASE)
+_NAMED_RULE_RE = re.compile(
+    r"\b(?:r[eè]gles?|rules?|sections?|articles?|§)\s*(?:n[°o]\.?\s*)?(\d+(?:\.\d+)*[a-z]?)\b", re.IGNORECASE
+)
+
+_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="retrieve")
+
+
+@dataclass(frozen=True)
+class BookletRef:
+    """What retrieval and answering need to know about one booklet (no ORM)."""
+
+    collection: str
+    slug: str
+    name: str
+    kind: str = "base"  # base | extension | advanced_rules | faq
+    images_dir: Path | None = None
+
+    @property
+    def is_extension(self) -> bool:
+        return self.kind != "base"
+
+
+@dataclass
+class RetrievedChunk:
+    id: str
+    booklet: BookletRef
+    payload: dict
+    score: float  # final score (fusion, blended with rerank when configured)
+    fusion_score: float
+    dense_score: float | None = None  # cosine with the raw question, when dense found it
+    rerank_score: float | None = None
+    rule_match: bool = False
+
+    @property
+    def text(self) -> str:
+        return self.payload.get("text", "")
+
+    @property
+    def page_start(self) -> int:
+        return int(self.payload.get("page_start") or 0)
+
+    @property
+    def page_end(self) -> int:
+        return int(self.payload.get("page_end") or self.page_start)
+
+    @property
+    def page_offsets(self) -> list:
+        return self.payload.get("page_offsets") or []
+
+    @property
+    def hierarchy_path(self) -> str:
+        return self.payload.get("hierarchy_path", "")
+
+    @property
+    def is_forum(self) -> bool:
+        return bool(self.payload.get("is_forum_chunk"))
+
+    @property
+    def conflict(self) -> dict | None:
+        kind = self.payload.get("conflict_type")
+        if not kind:
+            return None
+        return {
+            "type": kind,
+            "base_chunk_id": self.payload.get("conflict_base_chunk_id"),
+            "base_page": self.payload.get("conflict_base_page"),
+            "summary": self.payload.get("conflict_summary", ""),
+        }
+
+    @property
+    def pages(self) -> str:
+        if self.page_start and self.page_end and self.page_end != self.page_start:
+            return f"{self.page_start}-{self.page_end}"
+        return str(self.page_start)
+
+
+@dataclass
+class Retrieval:
+    chunks: list[RetrievedChunk]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    rule_numbers: list[str] = field(default_factory=list)
+    candidates: int = 0
+    reranked: bool = False
+
+    @property
+    def best_score(self) -> float:
+        """Relevance of the best chunk: its cosine with the question (fusion scores are ranks)."""
+        scores = [c.dense_score for c in self.chunks[:5] if c.dense_score is not None]
+        return round(max(scores), 4) if scores else 0.0
+
+
+def rule_numbers_in(question: str) -> list[str]:
+    numbers = [m.group(1) for m in _RULE_NUMBER_RE.finditer(question)]
+    numbers += [m.group(1) for m in _NAMED_RULE_RE.finditer(question)]
+    seen: list[str] = []
+    for number in numbers:
+        number = number.lower().rstrip(".")
+        if number not in seen:
+            seen.append(number)
+    return seen
+
+
+def states_rule(text: str, number: str) -> bool:
+    """Does `text` contain the line that states rule `number` ("702.2b …", "4.1. …")?"""
+    return re.search(rf"(?m)^\s*{re.escape(number)}\.?(?=\s|$)", text, re.IGNORECASE) is not None
+
+
+class _Timer:
+    def __init__(self):
+        self.timings: dict[str, float] = {}
+
+    def mark(self, name: str, start: float) -> float:
+        now = time.perf_counter()
+        self.timings[name] = round((now - start) * 1000, 2)
+        return now
+
+
+def retrieve(
+    question: str,
+    *,
+    store: VectorStore,
+    embedder,
+    booklets: list[BookletRef],
+    hyde_passage: str | None = None,
+    intent: str = "rules",
+    reranker=None,
+    top_k: int = 8,
+    modes: tuple[str, ...] = ("dense", "bm25"),
+) -> Retrieval:
+    """The best `top_k` chunks of `booklets` for `question`, best first.
+
+    `modes` restricts the searches (the benchmark compares bm25 only, dense only, hybrid).
+    """
+    timer = _Timer()
+    start = time.perf_counter()
+    queries = {"question": question}
+    if hyde_passage:
+        queries["hyde"] = hyde_passage
+    dense_vectors = {}
+    if "dense" in modes:
+        dense_vectors = {name: embedder.embed_query(text) for name, text in queries.items()}
+    start = timer.mark("embed", start)
+    lists, dense_scores, rule_hits = _search_all(store, booklets, queries, dense_vectors, modes, question)
+    start = timer.mark("search", start)
+    fused = rrf_v2(lists)
+    numbers = rule_numbers_in(question)
+    fused = _rule_numbers_first(fused, rule_hits, numbers)
+    if intent in FORUM_FREE_INTENTS:
+        fused = [f for f in fused if not f.hit.payload.get("is_forum_chunk")]
+    by_collection = {b.collection: b for b in booklets}
+    chunks = [_to_chunk(f, by_collection, dense_scores, numbers) for f in fused]
+    start = timer.mark("fusion", start)
+    reranked = False
+    if reranker is not None and chunks:
+        chunks, reranked = _rerank(question, chunks, reranker), True
+        timer.mark("rerank", start)
+    return Retrieval(
+        chunks=chunks[:top_k],
+        timings_ms=timer.timings,
+        rule_numbers=numbers,
+        candidates=len(fused),
+        reranked=reranked,
+    )
+
+
+def _search_all(store, booklets, queries, dense_vectors, modes, question):
+    """Every search of the question, concurrently; returns the ranked lists to fuse."""
+    jobs = {}
+    for booklet in booklets:
+        for name, text in queries.items():
+            if "dense" in modes:
+                jobs[("dense", name, booklet.collection)] = _pool.submit(
+                    store.search_dense, booklet.collection, dense_vectors[name], LIST_LIMIT
+                )
+            if "bm25" in modes:
+                jobs[("bm25", name, booklet.collection)] = _pool.submit(
+                    store.search_sparse, booklet.collection, query_vector(text), LIST_LIMIT
+                )
+    numbers = rule_numbers_in(question)
+    rule_jobs = []
+    if numbers:
+        rule_query = query_vector(" ".join(numbers))
+        rule_jobs = [_pool.submit(store.search_sparse, b.collection, rule_query, 10) for b in booklets]
+    results = {key: future.result() for key, future in jobs.items()}
+    lists = []
+    for kind in ("dense", "bm25"):
+        for name in queries:
+            hit_lists = [hits for (k, n, _), hits in results.items() if k == kind and n == name]
+            if not hit_lists:
+                continue
+            weight = QUESTION_WEIGHT if name == "question" else HYDE_WEIGHT
+            merged = merge_by_score(hit_lists, LIST_LIMIT)
+            if kind == "bm25":
+                merged = keep_lexical_matches(queries[name], merged)
+            lists.append(RankedList(f"{kind}:{name}", weight, merged))
+    dense_scores = {
+        hit.id: hit.score
+        for (kind, name, _), hits in results.items()
+        if kind == "dense" and name == "question"
+        for hit in hits
+    }
+    rule_hits = [hit for job in rule_jobs for hit in job.result()]
+    return lists, dense_scores, rule_hits
+
+
+def keep_lexical_matches(query: str, hits: list[Hit]) -> list[Hit]:
+    """BM25 hits that share at least a third of the query's terms, and at least two (all of
+    them for a shorter query).
+
+    A chunk matching two common words (« player », « start ») of a seven-word question is not
+    lexical evidence, and across languages it would outrank the dense side's good match.
+    """
+    wanted = set(tokenize(query))
+    needed = min(len(wanted), max(MIN_SHARED_TERMS, math.ceil(len(wanted) * MIN_SHARED_FRACTION)))
+    return [hit for hit in hits if len(wanted & set(tokenize(hit.payload.get("text", "")))) >= needed]
+
+
+def _rule_numbers_first(fused: list[Fused], rule_hits: list[Hit], numbers: list[str]) -> list[Fused]:
+    """Chunks stating a rule the question names go first, in the order the rules were named."""
+    if not numbers:
+        return fused
+    by_id = {f.id: f for f in fused}
+    for hit in rule_hits:
+        by_id.setdefault(hit.id, Fused(hit=hit, score=0.0))
+    stating = []
+    for number in numbers:
+        for entry in sorted(by_id.values(), key=lambda f: f.score, reverse=True):
+            if entry not in stating and states_rule(entry.hit.payload.get("text", ""), number):
+                stating.append(entry)
+    if not stating:
+        return fused
+    top = (fused[0].score if fused else 0.0) + 1.0
+    for offset, entry in enumerate(stating):
+        entry.score = top - offset * 0.01
+    rest = [f for f in fused if f not in stating]
+    return stating + rest
+
+
+def _to_chunk(fused: Fused, by_collection: dict, dense_scores: dict, numbers: list[str]) -> RetrievedChunk:
+    collection = fused.hit.collection or fused.hit.payload.get("collection", "")
+    booklet = by_collection.get(collection) or BookletRef(collection=collection, slug=collection, name=collection)
+    text = fused.hit.payload.get("text", "")
+    return RetrievedChunk(
+        id=fused.id,
+        booklet=booklet,
+        payload=fused.hit.payload,
+        score=round(fused.score, 6),
+        fusion_score=round(fused.score, 6),
+        dense_score=dense_scores.get(fused.id),
+        rule_match=any(states_rule(text, n) for n in numbers),
+    )
+
+
+def _rerank(question: str, chunks: list[RetrievedChunk], reranker) -> list[RetrievedChunk]:
+    head, tail = chunks[:RERANK_TOP_N], chunks[RERANK_TOP_N:]
+    texts = [_rerank_text(c) for c in head]
+    rerank_scores = reranker.scores(question, texts)
+    blended = blend([c.fusion_score for c in head], rerank_scores)
+    for chunk, rerank_score, score in zip(head, rerank_scores, blended):
+        chunk.rerank_score = round(rerank_score, 6)
+        chunk.score = round(score + (1.0 if chunk.rule_match else 0.0), 6)
+    head.sort(key=lambda c: c.score, reverse=True)
+    return head + tail
+
+
+def _rerank_text(chunk: RetrievedChunk) -> str:
+    context = chunk.payload.get("contextual_text") or chunk.hierarchy_path
+    return f"{context}\n{chunk.text}" if context else chunk.text

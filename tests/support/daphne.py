@@ -1,0 +1,115 @@
+"""`live_daphne`: a real daphne process serving Oracle on a free 127.0.0.1 port, against the
+test database, for end-to-end tests (SSE, browser).
+
+The server owns the test's local Qdrant folder (one process per folder, DESIGN.md decision 2):
+create data through the database (chunks with vectors, `mark_changed`) and let the server
+sync its index; never open `components.vector_store()` in the test process meanwhile.
+
+Override the `live_daphne_env` fixture to pass settings (e.g. `ASK_HEARTBEAT_S`), and
+`live_daphne_asgi` to serve another ASGI entry point (e.g. one with an LLM double).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import httpx
+import pytest
+
+BASE_DIR = Path(__file__).resolve().parents[2]
+STARTUP_TIMEOUT_S = 60
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def database_url(settings_dict: dict) -> str:
+    """The URL of the test database, as the server process must open it."""
+    engine = settings_dict["ENGINE"]
+    if engine.endswith("sqlite3"):
+        return f"sqlite:///{settings_dict['NAME']}"
+    if "postgresql" in engine:
+        auth = quote(settings_dict.get("USER") or "", safe="")
+        if settings_dict.get("PASSWORD"):
+            auth += ":" + quote(settings_dict["PASSWORD"], safe="")
+        host = settings_dict.get("HOST") or "127.0.0.1"
+        port = f":{settings_dict['PORT']}" if settings_dict.get("PORT") else ""
+        return f"postgres://{auth}@{host}{port}/{settings_dict['NAME']}"
+    raise RuntimeError(f"live_daphne does not know how to share a {engine} database")
+
+
+def _wait_until_serving(process: subprocess.Popen, base_url: str, log_path: Path) -> None:
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited with {process.returncode}:\n{log_path.read_text()}")
+        try:
+            httpx.get(f"{base_url}/api/ask/00000000-0000-0000-0000-000000000000", timeout=2)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    raise RuntimeError(f"daphne did not answer within {STARTUP_TIMEOUT_S} s:\n{log_path.read_text()}")
+
+
+@pytest.fixture
+def live_daphne_env() -> dict[str, str]:
+    """Extra environment for the server process (override in a test module)."""
+    return {}
+
+
+@pytest.fixture
+def live_daphne_asgi() -> str:
+    return "oracle_site.asgi:application"
+
+
+@pytest.fixture
+def live_daphne(transactional_db, settings, tmp_path, live_daphne_env, live_daphne_asgi):
+    """Yield the base URL (http://127.0.0.1:PORT) of a daphne serving the test database."""
+    from django.db import connection
+
+    port = free_port()
+    base_url = f"http://127.0.0.1:{port}"
+    var_dir = tmp_path / "server-var"
+    var_dir.mkdir(exist_ok=True)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "oracle_site.settings",
+        "DATABASE_URL": database_url(connection.settings_dict),
+        "SECRET_KEY": settings.SECRET_KEY,
+        "ORACLE_VAR_DIR": str(var_dir),
+        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+        "QDRANT_PATH": str(settings.QDRANT_PATH),
+        "STATIC_MANIFEST": "false",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "PYTHONPATH": str(BASE_DIR),
+        "OMP_WAIT_POLICY": "PASSIVE",
+        **live_daphne_env,
+    }
+    log_path = tmp_path / "daphne.log"
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), live_daphne_asgi],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_until_serving(process, base_url, log_path)
+        yield base_url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
