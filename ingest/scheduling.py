@@ -203,3 +203,23 @@ def _remove_files(paths: list[Path]) -> None:
             shutil.rmtree(path, ignore_errors=True)
         elif path.exists():
             path.unlink()
+
+
+def install_schedules(**_signal_kwargs) -> None:
+    """Start-up sweep (after `migrate`, and when a django-q2 worker spawns): re-arm the
+    scheduled ingests and keep the daily BGG forum sync in line with the settings."""
+    from games.bgg_sync import ensure_forum_sync_schedule
+
+    try:
+        restore_scheduled()
+        ensure_forum_sync_schedule()
+    except Exception:  # never keep a worker from starting: the next start retries
+        log.exception("could not install the ingest and BGG schedules")
+
+
+def connect_startup_hooks(app_config) -> None:
+    from django.db.models.signals import post_migrate
+    from django_q.signals import post_spawn
+
+    post_migrate.connect(install_schedules, sender=app_config, dispatch_uid="ingest-schedules-migrate")
+    post_spawn.connect(install_schedules, dispatch_uid="ingest-schedules-spawn")

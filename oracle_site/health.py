@@ -96,12 +96,29 @@ def check_llm() -> Check:
     return Check(status=report.status, backend=backend.name, detail=report.detail)
 
 
+def check_bgg() -> Check:
+    """Never down for a missing token: BGG is optional, the detail says why sync is off."""
+    from games import bgg_sync
+
+    if reason := bgg_sync.disabled_reason():
+        return Check(status="disabled", backend="bgg", detail=reason)
+    last = bgg_sync.last_run()
+    hour = f"daily at {settings.BGG_FORUM_SYNC_HOUR:02d}:00"
+    if last is None:
+        return Check(status="ok", backend="bgg", detail=f"forum sync {hour}; not run yet")
+    failed = [r for r in last["reports"] if r.get("error")]
+    status = "degraded" if failed else "ok"
+    errors = "; ".join(f"{r['game']}: {r['error']}" for r in failed)
+    return Check(status=status, backend="bgg", detail=f"forum sync {hour}; last run {last['at']}. {errors}".strip())
+
+
 CHECKS = {
     "database": check_database,
     "vector_store": check_vector_store,
     "job_queue": check_job_queue,
     "embedder": check_embedder,
     "llm": check_llm,
+    "bgg": check_bgg,
 }
 
 

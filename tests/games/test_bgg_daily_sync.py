@@ -1,0 +1,99 @@
+"""The daily BGG sync: its django-q2 schedule, the run over every game, and why it is off."""
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.utils import timezone
+from django_q.models import Schedule
+from django_q.scheduler import scheduler
+from django_q.signals import post_spawn
+
+from games import bgg_sync
+from games.models import Chunk
+from tests.factories import GameFactory
+from tests.games.bgg_replay import fake_bgg, private_cache  # noqa: F401  (fixtures)
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("private_cache")]
+PARIS = ZoneInfo("Europe/Paris")
+
+
+def test_enabled_sync_gets_a_daily_schedule_at_the_configured_local_hour(fake_bgg, settings):
+    settings.BGG_FORUM_SYNC_HOUR = 3
+    now = datetime(2026, 11, 29, 20, 0, tzinfo=PARIS)
+
+    schedule = bgg_sync.ensure_forum_sync_schedule(now=now)
+
+    assert schedule.func == "games.bgg_sync.sync_all_games"
+    assert schedule.schedule_type == Schedule.DAILY
+    assert schedule.next_run == datetime(2026, 11, 30, 3, 0, tzinfo=PARIS)
+
+
+def test_changing_the_hour_moves_the_schedule_instead_of_adding_one(fake_bgg, settings):
+    now = datetime(2026, 11, 29, 1, 0, tzinfo=PARIS)
+    bgg_sync.ensure_forum_sync_schedule(now=now)
+    settings.BGG_FORUM_SYNC_HOUR = 5
+
+    bgg_sync.ensure_forum_sync_schedule(now=now)
+
+    assert list(Schedule.objects.values_list("next_run", flat=True)) == [datetime(2026, 11, 29, 5, 0, tzinfo=PARIS)]
+
+
+def test_switching_the_sync_off_removes_its_schedule(fake_bgg, settings):
+    bgg_sync.ensure_forum_sync_schedule()
+    settings.BGG_FORUM_SYNC_ENABLED = False
+
+    assert bgg_sync.ensure_forum_sync_schedule() is None
+    assert not Schedule.objects.filter(name=bgg_sync.SCHEDULE_NAME).exists()
+
+
+def test_a_starting_worker_installs_the_schedule(fake_bgg):
+    post_spawn.send(sender="django_q", proc_name="Process-1")
+
+    assert Schedule.objects.filter(name=bgg_sync.SCHEDULE_NAME).count() == 1
+
+
+def test_when_the_schedule_fires_every_game_with_a_bgg_id_is_synced(fake_bgg):
+    scythe = GameFactory(name="Scythe", bgg_id=169786)
+    GameFactory(name="Sans BGG")
+    schedule = bgg_sync.ensure_forum_sync_schedule()
+    Schedule.objects.filter(pk=schedule.pk).update(next_run=timezone.now() - timezone.timedelta(minutes=1))
+
+    scheduler()  # the cluster's scheduler loop; tasks run inline under Q_SYNC
+
+    scythe.refresh_from_db()
+    assert scythe.bgg_metadata["name"] == "Scythe"
+    assert Chunk.objects.filter(game=scythe, is_forum=True).count() == 2
+    assert bgg_sync.last_run()["reports"][0]["created"] == 2
+    assert Schedule.objects.get(pk=schedule.pk).next_run > timezone.now()  # tomorrow again
+
+
+def test_a_failing_game_does_not_stop_the_others(fake_bgg):
+    GameFactory(name="Inconnu", bgg_id=1)
+    scythe = GameFactory(name="Scythe", bgg_id=169786)
+    fake_bgg.overrides["thing-1.xml"] = '<?xml version="1.0" encoding="utf-8"?><items termsofuse="x"/>'
+
+    reports = {r["game"]: r for r in bgg_sync.sync_all_games()}
+
+    assert "BGG has no thing 1" in reports["inconnu"]["error"]
+    assert reports[scythe.slug]["created"] == 2 and not reports[scythe.slug]["error"]
+
+
+def test_without_a_token_the_daily_run_calls_nothing(fake_bgg, settings):
+    settings.BGG_API_TOKEN = ""
+    GameFactory(bgg_id=169786)
+
+    assert bgg_sync.sync_all_games() == []
+    assert fake_bgg.requests == []
+    assert not Schedule.objects.filter(name=bgg_sync.SCHEDULE_NAME).exists()
+
+
+def test_a_token_bgg_refuses_stops_the_run_and_is_reported(fake_bgg, settings):
+    settings.BGG_API_TOKEN = "revoked"
+    GameFactory(name="A", bgg_id=169786)
+    GameFactory(name="B", bgg_id=169786)
+
+    reports = bgg_sync.sync_all_games()
+
+    assert len(fake_bgg.requests) == 1
+    assert "401" in reports[-1]["error"]
