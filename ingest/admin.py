@@ -1,5 +1,12 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from . import services
+from .forms import BookletUploadForm
 from .models import IngestEvent, IngestJob
 
 
@@ -13,8 +20,48 @@ class IngestEventInline(admin.TabularInline):
 
 @admin.register(IngestJob)
 class IngestJobAdmin(admin.ModelAdmin):
-    list_display = ("booklet_name", "game", "booklet_kind", "status", "pause_reason", "current_act", "created_at")
+    list_display = ("booklet_name", "game", "booklet_kind", "status", "pause_reason", "current_act", "progress_summary", "created_at")
     list_filter = ("status", "booklet_kind", "pause_reason")
     search_fields = ("game__name", "extension__name", "error")
     readonly_fields = [f.name for f in IngestJob._meta.fields]
     inlines = [IngestEventInline]
+    actions = ["retry_jobs"]
+
+    def add_view(self, request, form_url="", extra_context=None):
+        """"Add" is the upload of a booklet: the job is created by the ingestion service."""
+        form = BookletUploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            job = self.start_ingest(request, form.cleaned_data)
+            self.message_user(request, _("Ingestion de « %(name)s » lancée.") % {"name": job.booklet_name}, messages.SUCCESS)
+            return redirect(reverse("admin:ingest_ingestjob_change", args=[job.pk]))
+        context = {**self.admin_site.each_context(request), "form": form, "opts": self.model._meta}
+        return TemplateResponse(request, "ingest/admin_upload.html", context)
+
+    def start_ingest(self, request, data):
+        job = services.create_ingest(
+            pdf_path_or_file=data["pdf"],
+            game=data["game"],
+            new_game_name=data["new_game_name"] or None,
+            kind=data["kind"],
+            name=data["name"] or None,
+            language=data["language"],
+            user=request.user,
+        )
+        services.enqueue(job)
+        return job
+
+    @admin.display(description=_("progression"))
+    def progress_summary(self, job: IngestJob) -> str:
+        act = job.progress.get(job.current_act, {}) if job.current_act else {}
+        if not act:
+            return "—"
+        return f"{act.get('done', 0)}/{act.get('total', 0)}"
+
+    @admin.action(description=_("Relancer les ingestions en erreur"))
+    def retry_jobs(self, request, queryset):
+        retried = sum(services.retry(job) for job in queryset)
+        self.message_user(
+            request,
+            ngettext("%(n)d ingestion relancée.", "%(n)d ingestions relancées.", retried) % {"n": retried},
+            messages.SUCCESS if retried else messages.WARNING,
+        )

@@ -1,0 +1,248 @@
+"""Runs the ingestion of one booklet: the stages in order, their progress as events, and
+any failure turned into a job state with a message a person can act on.
+
+Only the job's own rows and files are touched: a broken PDF fails its job, nothing else.
+A quota error from an LLM stage pauses the job (ingest.scheduling), it never fails it.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from pdfminer.pdfparser import PDFSyntaxError
+from pdfminer.psparser import PSException
+
+from games.models import Chunk
+from rag.llm.base import ClaudeQuotaError
+from rag.sparse import SparseVector
+
+from .events import Listener, Reporter
+from .models import IngestJob
+from .stages import chunk, conflicts, context, embed, hierarchy, images, index, ocr, read
+
+log = logging.getLogger(__name__)
+
+
+class IngestFailure(Exception):
+    """A failure whose message tells the admin what to do."""
+
+
+def run_job(job_id: str, listener: Listener | None = None) -> IngestJob:
+    """Run a queued job to its end (done, error, or scheduled after a quota pause)."""
+    job = IngestJob.objects.select_related("game", "extension").get(pk=job_id)
+    started = job.transition(
+        IngestJob.Status.RUNNING,
+        allowed_from=(IngestJob.Status.QUEUED,),
+        started_at=timezone.now(),
+        error="",
+        attempts=job.attempts + 1,
+    )
+    if not started:
+        log.info("ingest %s is %s: not started", job.pk, job.status)
+        return job
+    reporter = Reporter(job, listener)
+    try:
+        stats = Pipeline(job, reporter).run()
+    except ClaudeQuotaError as err:
+        from ingest.scheduling import pause_for_quota
+
+        pause_for_quota(job, err)
+    except Exception as err:  # noqa: BLE001 - every failure becomes the job's state
+        fail(job, reporter, err)
+    else:
+        finish(job, reporter, stats)
+    return job
+
+
+def finish(job: IngestJob, reporter: Reporter, stats: dict) -> None:
+    job.transition(IngestJob.Status.DONE, allowed_from=(IngestJob.Status.RUNNING,), finished_at=timezone.now(), stats=stats)
+    reporter.emit("done", {"chunks": stats["chunks"], "pages": stats["pages"], "ocr": stats["ocr"]["pages_ocr"], "stats": stats})
+
+
+def fail(job: IngestJob, reporter: Reporter, err: Exception) -> None:
+    if isinstance(err, IngestFailure):
+        message = str(err)
+        log.warning("ingest %s failed: %s", job.pk, message)
+    else:
+        log.exception("ingest %s failed during %s", job.pk, reporter.act or "start")
+        message = _("L'étape « %(act)s » a échoué : %(error)s. Corrigez la cause puis relancez l'ingestion.") % {
+            "act": reporter.label or _("démarrage"),
+            "error": str(err) or err.__class__.__name__,
+        }
+    job.transition(IngestJob.Status.ERROR, allowed_from=(IngestJob.Status.RUNNING,), finished_at=timezone.now(), error=message)
+    reporter.emit("error", {"message": message})
+
+
+class Pipeline:
+    """The stages of one job, each a small method; heavy lifting lives in `stages/`."""
+
+    def __init__(self, job: IngestJob, reporter: Reporter):
+        from oracle_site import components
+
+        self.job = job
+        self.reporter = reporter
+        self.booklet = job.booklet
+        self.llm = components.llm_backend()
+        self.components = components
+        self.stats: dict = {"embedder": "", "timings": reporter.timings}
+
+    def run(self) -> dict:
+        pdf = self.pdf_path()
+        pages = self.read(pdf)
+        self.ocr(pdf, pages)
+        drafts = self.chunk(pages)
+        self.structure(pages, drafts)
+        self.contextualise(drafts)
+        dense, sparse = self.embed(drafts)
+        self.archive(drafts, dense, sparse)
+        self.render_images(pdf, len(pages))
+        self.stats.update(pages=len(pages), chunks=len(drafts))
+        return self.stats
+
+    def pdf_path(self) -> Path:
+        path = Path(settings.MEDIA_ROOT) / self.job.pdf_path
+        if not self.job.pdf_path or not path.is_file():
+            raise IngestFailure(_("Le PDF de cette ingestion est introuvable (%(path)s). Téléversez à nouveau le livret.") % {"path": self.job.pdf_path})
+        return path
+
+    def read(self, pdf: Path) -> list[read.Page]:
+        total = self.booklet.owner.pdf_pages or 0
+        pages = []
+        with self.reporter.act_scope("read", total):
+            try:
+                for page in read.read_pages(pdf):
+                    pages.append(page)
+                    self.reporter.progress(len(pages), max(total, len(pages)))
+            except (PDFSyntaxError, PSException) as exc:
+                raise IngestFailure(
+                    _("Le PDF est illisible (fichier abîmé ?) : %(error)s. Exportez-le à nouveau puis relancez.") % {"error": exc}
+                ) from exc
+        if not pages:
+            raise IngestFailure(_("Ce PDF ne contient aucune page."))
+        return pages
+
+    def ocr(self, pdf: Path, pages: list[read.Page]) -> None:
+        config = ocr_settings()
+        decision = ocr.decide_ocr(pages, config)
+        self.stats["ocr"] = {"outcome": decision.outcome, "average_chars": round(decision.average_chars, 1), "pages_ocr": 0, "from_cache": 0}
+        if not decision.should_ocr:
+            return
+        with self.reporter.act_scope("ocr", len(decision.pages)):
+            result = ocr.run_ocr(
+                pdf,
+                decision.pages,
+                slug=self.booklet.slug,
+                images_dir=self.booklet.images_dir,
+                cache_dir=Path(settings.INGEST_CACHE_DIR),
+                config=config,
+                on_page=self.reporter.progress,
+            )
+        replaced = ocr.apply_ocr(pages, result)
+        self.stats["ocr"].update(pages_ocr=len(decision.pages), pages_replaced=replaced, from_cache=result.from_cache)
+        for number, confidence in result.low_confidence:
+            self.reporter.warning(
+                _("Page %(page)d : la reconnaissance optique est peu fiable (confiance %(conf).0f < %(min).0f). Vérifiez la qualité du scan.")
+                % {"page": number, "conf": confidence, "min": config.min_confidence}
+            )
+
+    def chunk(self, pages: list[read.Page]) -> list[chunk.ChunkDraft]:
+        with self.reporter.act_scope("chunk", len(pages)):
+            self.stats["headings"] = hierarchy.mark_headings(pages)
+            drafts = chunk.chunk_pages(pages)
+            self.reporter.progress(len(pages), len(pages))
+        if not drafts:
+            raise IngestFailure(
+                _("Aucun texte n'a pu être lu dans ce PDF, même par reconnaissance optique. Vérifiez que c'est bien un livret de règles lisible.")
+            )
+        return drafts
+
+    def structure(self, pages, drafts) -> None:
+        with self.reporter.act_scope("hierarchy", len(drafts)):
+            if self.llm.available:
+                self.stats["headings_llm"] = hierarchy.refine_with_llm(pages, self.llm)
+            hierarchy.assign_paths(pages, drafts)
+            self.reporter.progress(len(drafts), len(drafts))
+
+    def contextualise(self, drafts) -> None:
+        with self.reporter.act_scope("context", len(drafts)):
+            self.stats["llm_contexts"] = context.contextualise(
+                drafts,
+                game=self.booklet.game.name,
+                booklet=self.booklet.name,
+                slug=self.booklet.slug,
+                llm=self.llm,
+                cache_dir=Path(settings.INGEST_CACHE_DIR),
+                concurrency=settings.INGEST_LLM_CONCURRENCY,
+                on_progress=self.reporter.progress,
+            )
+
+    def embed(self, drafts):
+        embedder = self.components.embedder()
+        self.stats["embedder"] = embedder.name
+        with self.reporter.act_scope("embed", len(drafts)):
+            return embed.embed_drafts(drafts, embedder, batch_size=settings.INGEST_EMBED_BATCH, on_progress=self.reporter.progress)
+
+    def archive(self, drafts, dense, sparse) -> None:
+        with self.reporter.act_scope("index", len(drafts)):
+            notes = self.detect_conflicts(drafts, dense, sparse)
+            rows = index.build_rows(self.job, self.booklet, drafts, dense, sparse, notes, self.stats["embedder"])
+            self.stats["replaced_chunks"] = index.replace_booklet_rows(self.job, self.booklet, rows)
+            if self.components.store_is_shared():  # a local folder belongs to the web process
+                index.sync_now(self.booklet.collection)
+            self.reporter.progress(len(drafts), len(drafts))
+
+    def detect_conflicts(self, drafts, dense, sparse) -> list[dict]:
+        if not self.booklet.is_extension:
+            return [{} for _ in drafts]
+        base = base_chunks(self.booklet.game, dense.shape[1])
+        if not base:
+            self.reporter.warning(_("Le livret de base n'est pas encore indexé : pas de détection de conflits."))
+            return [{} for _ in drafts]
+        texts = [d.text for d in drafts]
+        found = conflicts.find_candidates(texts, dense, sparse, base, settings.CONFLICT_SIMILARITY_THRESHOLD)
+        classes = conflicts.classify(
+            texts,
+            found,
+            {b.id: b.text for b in base},
+            llm=self.llm,
+            slug=self.booklet.slug,
+            cache_dir=Path(settings.INGEST_CACHE_DIR),
+            concurrency=settings.INGEST_LLM_CONCURRENCY,
+        )
+        self.stats["conflict_candidates"] = sum(1 for f in found if f)
+        return [conflicts.annotations(f, c) for f, c in zip(found, classes)]
+
+    def render_images(self, pdf: Path, page_count: int) -> None:
+        try:
+            self.stats["images_rendered"] = images.render_pages(
+                pdf, page_count, self.booklet.images_dir, dpi=settings.PAGE_IMAGES_DPI, workers=settings.OCR_CONCURRENCY
+            )
+        except Exception as exc:  # noqa: BLE001 - pages images are a comfort, not a requirement
+            self.reporter.warning(_("Les images des pages n'ont pas pu être produites : %(error)s") % {"error": exc})
+
+
+def ocr_settings() -> ocr.OcrSettings:
+    return ocr.OcrSettings(
+        enabled=settings.OCR_ENABLED,
+        auto_threshold=settings.OCR_AUTO_THRESHOLD,
+        page_min_chars=settings.OCR_PAGE_MIN_CHARS,
+        concurrency=settings.OCR_CONCURRENCY,
+        languages=settings.OCR_LANGUAGES,
+        min_confidence=settings.OCR_MIN_CONFIDENCE,
+        dpi=settings.OCR_DPI,
+    )
+
+
+def base_chunks(game, dim: int) -> list[conflicts.BaseChunk]:
+    """The base booklet's rows with vectors of the current embedder's size."""
+    rows = Chunk.objects.of_booklet(game.base_booklet).filter(dense__isnull=False)
+    base = []
+    for row in rows.only("id", "text", "page_start", "dense", "sparse"):
+        vector = row.dense_vector
+        if len(vector) == dim:
+            base.append(conflicts.BaseChunk(str(row.pk), row.text, row.page_start, vector, SparseVector.from_dict(row.sparse)))
+    return base

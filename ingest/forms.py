@@ -1,0 +1,37 @@
+"""The admin's upload form: a booklet PDF for an existing or a new game."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game
+
+from . import services
+
+KIND_CHOICES = [
+    ("base", _("Règles de base")),
+    ("extension", _("Extension")),
+    ("advanced_rules", _("Règles avancées")),
+    ("faq", _("FAQ")),
+]
+
+
+class BookletUploadForm(forms.Form):
+    game = forms.ModelChoiceField(Game.objects.all(), required=False, label=_("Jeu existant"))
+    new_game_name = forms.CharField(required=False, max_length=200, label=_("…ou nom du nouveau jeu"))
+    kind = forms.ChoiceField(choices=KIND_CHOICES, initial="base", label=_("Type de livret"))
+    name = forms.CharField(required=False, max_length=200, label=_("Nom du livret"))
+    language = forms.CharField(initial="fr", max_length=8, label=_("Langue"))
+    pdf = forms.FileField(label=_("PDF"))
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("game") and not data.get("new_game_name"):
+            raise forms.ValidationError(_("Choisissez un jeu existant ou donnez le nom du nouveau jeu."))
+        if data.get("kind") != "base" and not data.get("name"):
+            self.add_error("name", _("Nommez le livret (par exemple « Extension Tempête »)."))
+        if data.get("pdf"):
+            try:
+                services.validate_pdf(data["pdf"])
+            except services.InvalidPdf as exc:
+                self.add_error("pdf", str(exc))
+        return data

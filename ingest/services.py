@@ -1,0 +1,189 @@
+"""Starting an ingestion: check the PDF, create the game/booklet rows, store the file,
+queue the job. The API, the admin, the `ingest` command and the demo loader call these."""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
+from pdfminer.pdfpage import PDFPage
+from pdfminer.pdfparser import PDFParser, PDFSyntaxError
+from pdfminer.psparser import PSException
+
+from games.models import Extension, Game
+
+from .models import IngestJob
+from .stages.store import media_relative, store_pdf
+
+log = logging.getLogger(__name__)
+
+PDF_MAGIC = b"%PDF-"
+BOOKLET_KINDS = ("base", "extension", "advanced_rules", "faq")
+
+
+class InvalidPdf(ValueError):
+    """The upload cannot be ingested; `status` is the HTTP answer (400, 413)."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+class UnknownGame(LookupError):
+    pass
+
+
+@dataclass(frozen=True)
+class PdfInfo:
+    pages: int
+    size: int
+
+
+def validate_pdf(source) -> PdfInfo:
+    """Check an upload by its bytes (bytes, a path or a file object); raise InvalidPdf."""
+    data = _read_bytes(source)
+    if not data:
+        raise InvalidPdf(_("Le fichier est vide."))
+    if len(data) > settings.UPLOAD_MAX_BYTES:
+        raise InvalidPdf(
+            _("Le fichier dépasse la taille maximale de %(max)d Mo.") % {"max": settings.UPLOAD_MAX_BYTES // (1024 * 1024)},
+            status=413,
+        )
+    if PDF_MAGIC not in data[:1024]:
+        raise InvalidPdf(_("Ce fichier n'est pas un PDF (son contenu ne commence pas par %PDF)."))
+    pages = _count_pages(data)
+    if pages == 0:
+        raise InvalidPdf(_("Ce PDF ne contient aucune page."))
+    if pages > settings.UPLOAD_MAX_PAGES:
+        raise InvalidPdf(
+            _("Ce PDF a %(pages)d pages ; le maximum est %(max)d.") % {"pages": pages, "max": settings.UPLOAD_MAX_PAGES},
+            status=413,
+        )
+    return PdfInfo(pages=pages, size=len(data))
+
+
+def _read_bytes(source) -> bytes:
+    if isinstance(source, (bytes, bytearray)):
+        return bytes(source)
+    if isinstance(source, (str, Path)):
+        return Path(source).read_bytes()
+    if hasattr(source, "size") and source.size > settings.UPLOAD_MAX_BYTES:
+        raise InvalidPdf(_("Le fichier dépasse la taille maximale autorisée."), status=413)
+    if hasattr(source, "seek"):
+        source.seek(0)
+    data = source.read()
+    source.seek(0)
+    return data
+
+
+def _count_pages(data: bytes) -> int:
+    try:
+        document = PDFDocument(PDFParser(io.BytesIO(data)))
+        return sum(1 for _ in PDFPage.create_pages(document))
+    except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
+        raise InvalidPdf(_("Ce PDF est chiffré ou protégé par un mot de passe : exportez-en une copie sans protection.")) from exc
+    except (PDFSyntaxError, PSException, ValueError, KeyError, TypeError) as exc:
+        raise InvalidPdf(_("Ce PDF est illisible (fichier abîmé ?) : %(error)s") % {"error": exc}) from exc
+
+
+def create_ingest(
+    *,
+    pdf_path_or_file,
+    game: Game | str | None = None,
+    new_game_name: str | None = None,
+    kind: str = "base",
+    name: str | None = None,
+    language: str = "fr",
+    bgg_id: int | None = None,
+    user=None,
+) -> IngestJob:
+    """Validate the PDF, create the game and booklet rows, store the PDF as
+    `<slug>-<timestamp>.pdf` and return a queued job (not yet enqueued)."""
+    if kind not in BOOKLET_KINDS:
+        raise ValueError(f"unknown booklet kind {kind!r}")
+    info = validate_pdf(pdf_path_or_file)
+    with transaction.atomic():
+        game = _resolve_game(game, new_game_name, language, bgg_id)
+        owner = game if kind == "base" else _extension(game, kind, name or new_game_name or kind, language)
+        stored = store_pdf(pdf_path_or_file, owner.slug)
+        owner.pdf.name = media_relative(stored)
+        owner.pdf_pages = info.pages
+        if kind == "base" and name:
+            owner.booklet_name = name
+        owner.save()
+        return IngestJob.objects.create(
+            game=game,
+            extension=owner if kind != "base" else None,
+            booklet_kind=kind,
+            pdf_path=owner.pdf.name,
+            created_by=user if getattr(user, "is_authenticated", False) else None,
+        )
+
+
+def enqueue(job: IngestJob) -> None:
+    from django_q.tasks import async_task
+
+    async_task("ingest.tasks.run_ingest_job", str(job.pk), task_name=f"ingest-{job.pk}", group="ingest")
+
+
+def retry(job: IngestJob) -> bool:
+    """Queue a failed (or cancelled) job again; its stored PDF and caches are reused."""
+    moved = job.transition(
+        IngestJob.Status.QUEUED,
+        allowed_from=(IngestJob.Status.ERROR, IngestJob.Status.CANCELLED),
+        error="",
+        finished_at=None,
+    )
+    if moved:
+        job.emit("retry", {})
+        enqueue(job)
+    return moved
+
+
+def _resolve_game(game, new_game_name, language, bgg_id) -> Game:
+    if isinstance(game, Game):
+        return game
+    if game:
+        found = Game.objects.filter(pk=game).first() if _is_uuid(game) else Game.objects.filter(slug=game).first()
+        if found is None:
+            raise UnknownGame(_("Jeu inconnu : %(game)s") % {"game": game})
+        return found
+    if not new_game_name:
+        raise UnknownGame(_("Choisissez un jeu existant ou donnez le nom du nouveau jeu."))
+    return Game.objects.create(name=new_game_name, slug=unique_slug(new_game_name), language=language, bgg_id=bgg_id)
+
+
+def _extension(game: Game, kind: str, name: str, language: str) -> Extension:
+    """The booklet named `name` of this game: re-uploading it replaces its rules."""
+    existing = game.extensions.filter(name__iexact=name, kind=kind).first()
+    if existing:
+        return existing
+    return Extension.objects.create(
+        game=game, name=name, kind=kind, language=language, slug=unique_slug(f"{game.slug}-{name}")
+    )
+
+
+def unique_slug(text: str) -> str:
+    base = slugify(text)[:70] or "livret"
+    slug, n = base, 2
+    # Collections are named after slugs: a game and a booklet never share one.
+    while Game.objects.filter(slug=slug).exists() or Extension.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def _is_uuid(value) -> bool:
+    import uuid
+
+    try:
+        uuid.UUID(str(value))
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,166 @@
+"""Step 4: paragraph-aware chunks of about 1,000 characters, each knowing its pages.
+
+A chunk starts at a heading, at a numbered rule when the current chunk is already
+substantial, or when the size target is reached. Only size cuts carry an overlap (the
+tail of the previous chunk): a cut at a heading or a rule number is a clean boundary.
+Tiny pieces are merged into their neighbour, short sections with a heading kept whole. Chunks never span two booklets: one call
+per booklet.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .read import RULE_NUMBER_RE, Page, Paragraph
+
+TARGET_CHARS = 1000
+MAX_CHARS = 1400
+MIN_CHARS = 200  # smaller chunks are merged into the next one…
+MIN_SECTION_CHARS = 80  # …unless they are a section of their own
+RULE_CUT_CHARS = 450  # a numbered rule starts a new chunk once the current one is this long
+OVERLAP_CHARS = 150
+SEPARATOR = "\n\n"
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?;:])\s+")
+# A new top-level rule ("702.2." but not "702.2b"): the finest boundary we keep whole.
+_TOP_RULE_RE = re.compile(r"^\d{1,4}\.(?:\d{1,3}\.)?\s")
+
+
+@dataclass
+class Piece:
+    text: str
+    page: int
+    paragraph: Paragraph | None = None  # None for overlap text
+
+
+@dataclass
+class ChunkDraft:
+    pieces: list[Piece] = field(default_factory=list)
+    hierarchy_path: str = ""
+    hierarchy_level: int = 0
+    context: str = ""
+
+    @property
+    def text(self) -> str:
+        return SEPARATOR.join(piece.text for piece in self.pieces)
+
+    @property
+    def size(self) -> int:
+        return sum(len(p.text) for p in self.pieces) + len(SEPARATOR) * max(0, len(self.pieces) - 1)
+
+    @property
+    def page_start(self) -> int:
+        return self.pieces[0].page
+
+    @property
+    def page_end(self) -> int:
+        return self.pieces[-1].page
+
+    @property
+    def anchor(self) -> Paragraph | None:
+        """The first paragraph that belongs to this chunk (not to the overlap)."""
+        return next((p.paragraph for p in self.pieces if p.paragraph is not None), None)
+
+    @property
+    def page_offsets(self) -> list[list[int]]:
+        """[[page, offset], …]: where each page begins inside `text`."""
+        offsets, position, current = [], 0, None
+        for piece in self.pieces:
+            if piece.page != current:
+                offsets.append([piece.page, position])
+                current = piece.page
+            position += len(piece.text) + len(SEPARATOR)
+        return offsets
+
+
+def chunk_pages(pages: list[Page]) -> list[ChunkDraft]:
+    """Cut the paragraphs of one booklet into chunks (headings already marked)."""
+    chunks: list[ChunkDraft] = []
+    current = ChunkDraft()
+    for paragraph in (p for page in pages for p in page.paragraphs):
+        for piece in _split_long(paragraph):
+            reason = _cut_reason(current, piece)
+            if reason:
+                chunks.append(current)
+                current = ChunkDraft(pieces=_overlap(current) if reason == "size" else [])
+            current.pieces.append(piece)
+    if current.anchor is not None:
+        chunks.append(current)
+    return _merge_tiny([c for c in chunks if c.anchor is not None])
+
+
+def _cut_reason(current: ChunkDraft, piece: Piece) -> str:
+    if current.anchor is None:
+        return ""
+    paragraph = piece.paragraph
+    if paragraph.heading_level:
+        return "heading" if not _only_headings(current) else ""
+    if current.size >= RULE_CUT_CHARS and _TOP_RULE_RE.match(piece.text):
+        return "rule"
+    if current.size + len(piece.text) > TARGET_CHARS and current.size >= MIN_CHARS:
+        return "size"
+    return ""
+
+
+def _only_headings(chunk: ChunkDraft) -> bool:
+    """A heading followed by a sub-heading stays with it (chapter title + first section)."""
+    own = [p.paragraph for p in chunk.pieces if p.paragraph is not None]
+    return all(p.heading_level for p in own)
+
+
+def _split_long(paragraph: Paragraph) -> list[Piece]:
+    """A paragraph longer than MAX_CHARS is cut between sentences (or words)."""
+    if len(paragraph.text) <= MAX_CHARS:
+        return [Piece(paragraph.text, paragraph.page, paragraph)]
+    pieces, buffer = [], ""
+    for sentence in _SENTENCE_END_RE.split(paragraph.text):
+        while len(sentence) > MAX_CHARS:  # no sentence end: cut at a space
+            cut = sentence.rfind(" ", 0, TARGET_CHARS) if " " in sentence[:TARGET_CHARS] else TARGET_CHARS
+            pieces.append(sentence[:cut])
+            sentence = sentence[cut:].lstrip()
+        if buffer and len(buffer) + len(sentence) + 1 > TARGET_CHARS:
+            pieces.append(buffer)
+            buffer = ""
+        buffer = f"{buffer} {sentence}" if buffer else sentence
+    if buffer:
+        pieces.append(buffer)
+    return [Piece(text, paragraph.page, paragraph) for text in pieces]
+
+
+def _overlap(previous: ChunkDraft) -> list[Piece]:
+    """The last sentences of `previous`, up to OVERLAP_CHARS, starting on a word."""
+    last = previous.pieces[-1]
+    tail = last.text[-OVERLAP_CHARS:]
+    sentence = _SENTENCE_END_RE.search(tail)
+    if sentence and sentence.end() < len(tail):
+        tail = tail[sentence.end() :]
+    elif " " in tail:
+        tail = tail[tail.index(" ") + 1 :]
+    return [Piece(tail, last.page, None)] if tail.strip() else []
+
+
+def _opens_section(chunk: ChunkDraft) -> bool:
+    """A short section under its own heading stays whole (a FAQ entry, a short rule)."""
+    anchor = chunk.anchor
+    return bool(anchor and anchor.heading_level and chunk.size >= MIN_SECTION_CHARS)
+
+
+def _merge_tiny(chunks: list[ChunkDraft]) -> list[ChunkDraft]:
+    """Fold a chunk under MIN_CHARS into the next one (or the previous, at the end)."""
+    merged: list[ChunkDraft] = []
+    carry: list[Piece] = []
+    for chunk in chunks:
+        own = [p for p in chunk.pieces if p.paragraph is not None] if carry else chunk.pieces
+        pieces = carry + own
+        candidate = ChunkDraft(pieces=pieces)
+        if candidate.size < MIN_CHARS and not _opens_section(candidate):
+            carry = pieces
+            continue
+        merged.append(candidate)
+        carry = []
+    if carry:
+        if merged:
+            merged[-1].pieces.extend(p for p in carry if p.paragraph is not None)
+        else:
+            merged.append(ChunkDraft(pieces=carry))
+    return merged

@@ -1,0 +1,140 @@
+"""Step 10 (extensions only): which base rules an extension chunk may change.
+
+Each extension chunk is searched (dense + BM25, fused by reciprocal rank) in a throw-away
+in-memory index built from the base booklet's rows: the worker never opens the local
+Qdrant folder (DESIGN.md, decision 2). Base chunks whose cosine similarity reaches
+CONFLICT_SIMILARITY_THRESHOLD are candidates; an LLM, when there is one, classifies the
+best one as replaces | modifies | extends (cache `conflicts-v1-<slug>.json`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+
+from rag.sparse import SparseVector
+from rag.store import Point, open_store
+
+from .cache import JsonCache, text_key
+from .llm_pool import map_cached
+
+CACHE_VERSION = "conflicts-v1"
+COLLECTION = "base"
+SEARCH_LIMIT = 8
+RRF_K = 60
+MAX_CANDIDATES = 3
+CONFLICT_TYPES = ("replaces", "modifies", "extends")
+
+CONFLICT_SYSTEM = (
+    "Tu compares une règle d'extension à une règle du jeu de base. Réponds uniquement en JSON : "
+    '{"type": "replaces" | "modifies" | "extends" | "none", "summary": "une phrase en français"}. '
+    "replaces = la règle d'extension remplace celle de base ; modifies = elle la change en partie ; "
+    "extends = elle ajoute sans contredire ; none = sans rapport."
+)
+
+
+@dataclass(frozen=True)
+class BaseChunk:
+    id: str
+    text: str
+    page: int
+    dense: np.ndarray
+    sparse: SparseVector
+
+
+def find_candidates(
+    texts: Sequence[str],
+    dense: np.ndarray,
+    sparse: Sequence[SparseVector],
+    base: Sequence[BaseChunk],
+    threshold: float,
+) -> list[list[dict]]:
+    """For each extension chunk, its base candidates (best first) above the threshold."""
+    if not base or not len(texts):
+        return [[] for _ in texts]
+    store = open_store(path=":memory:")
+    try:
+        store.ensure_collection(COLLECTION, len(base[0].dense))
+        store.upsert(COLLECTION, (Point(b.id, b.dense, b.sparse, {}) for b in base))
+        by_id = {b.id: b for b in base}
+        return [_candidates(store, dense[i], sparse[i], by_id, threshold) for i in range(len(texts))]
+    finally:
+        store.close()
+
+
+def _candidates(store, vector, sparse: SparseVector, by_id: dict, threshold: float) -> list[dict]:
+    fused: dict[str, float] = {}
+    for hits in (store.search_dense(COLLECTION, vector, SEARCH_LIMIT), store.search_sparse(COLLECTION, sparse, SEARCH_LIMIT)):
+        for rank, hit in enumerate(hits):
+            fused[hit.id] = fused.get(hit.id, 0.0) + 1.0 / (RRF_K + rank + 1)
+    ranked = sorted(fused, key=fused.get, reverse=True)
+    found = []
+    for point_id in ranked:
+        base = by_id[point_id]
+        similarity = float(np.dot(vector, base.dense))
+        if similarity >= threshold:
+            found.append({"base_chunk_id": base.id, "similarity": round(similarity, 4), "base_page": base.page})
+    found.sort(key=lambda c: c["similarity"], reverse=True)
+    return found[:MAX_CANDIDATES]
+
+
+def annotations(candidates: list[dict], classification: dict | None) -> dict:
+    """The payload keys of one extension chunk (empty when it has no candidate)."""
+    if not candidates:
+        return {}
+    best = candidates[0]
+    classification = classification or {}
+    kind = classification.get("type")
+    return {
+        "conflict_candidates": candidates,
+        "conflict_type": kind if kind in CONFLICT_TYPES else None,
+        "conflict_base_chunk_id": best["base_chunk_id"],
+        "conflict_base_page": best["base_page"],
+        "conflict_summary": classification.get("summary", "") if kind in CONFLICT_TYPES else "",
+    }
+
+
+def parse_classification(answer: str) -> dict | None:
+    match = re.search(r"\{.*\}", answer, re.S)
+    if not match:
+        return None
+    try:
+        data = json.loads(match.group(0))
+    except ValueError:
+        return None
+    if data.get("type") not in CONFLICT_TYPES + ("none",):
+        return None
+    return {"type": data["type"], "summary": str(data.get("summary", ""))[:500]}
+
+
+def classify(
+    texts: Sequence[str],
+    candidates: list[list[dict]],
+    base_texts: dict[str, str],
+    *,
+    llm,
+    slug: str,
+    cache_dir: Path,
+    concurrency: int,
+    on_progress: Callable[[int, int], None] = lambda done, total: None,
+) -> list[dict | None]:
+    """LLM classification of each chunk's best candidate (None offline or on failure)."""
+    pairs = [i for i, found in enumerate(candidates) if found]
+    if not getattr(llm, "available", False) or not pairs:
+        return [None] * len(texts)
+    cache = JsonCache(Path(cache_dir) / f"{CACHE_VERSION}-{slug}.json")
+
+    def key(i: int) -> str:
+        return text_key(texts[i], candidates[i][0]["base_chunk_id"], base_texts[candidates[i][0]["base_chunk_id"]])
+
+    def call(i: int) -> dict | None:
+        prompt = f"Règle du jeu de base :\n{base_texts[candidates[i][0]['base_chunk_id']]}\n\nRègle de l'extension :\n{texts[i]}"
+        return parse_classification(llm.complete(CONFLICT_SYSTEM, prompt, model="sonnet", timeout=120))
+
+    answers = map_cached(pairs, key=key, call=call, cache=cache, concurrency=concurrency, on_progress=on_progress)
+    return [answers.get(key(i)) if candidates[i] else None for i in range(len(texts))]

@@ -1,0 +1,150 @@
+"""Step 5: chapter > section > subsection for every chunk.
+
+Without an LLM, headings come from the layout: a short paragraph set in a larger font
+than the body, or bold and numbered ("4. Combat", "105. Colors"). With an LLM the
+outline of candidate headings is sent once and the model's levels replace ours
+(DESIGN.md, decision 3: the LLM refines, it is never required).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from typing import Iterable
+
+from .read import Page, Paragraph
+
+MAX_LEVEL = 3
+MAX_HEADING_CHARS = 90
+NUMBERED_HEADING_RE = re.compile(r"^(\d{1,4}(?:\.\d{1,3})*)\.?\s+\S")
+
+
+def body_font_size(pages: Iterable[Page]) -> float:
+    sizes: Counter = Counter()
+    for page in pages:
+        for paragraph in page.paragraphs:
+            sizes[paragraph.font_size] += len(paragraph.text)
+    return sizes.most_common(1)[0][0] if sizes else 0.0
+
+
+def _looks_like_heading(paragraph: Paragraph, body: float) -> bool:
+    text = paragraph.text
+    if len(text) > MAX_HEADING_CHARS or text.endswith((".", ",", ";", ":")) or not any(c.isalpha() for c in text):
+        return False
+    larger = body and paragraph.font_size >= body * 1.15
+    return bool(larger or (paragraph.bold and NUMBERED_HEADING_RE.match(text)))
+
+
+def mark_headings(pages: list[Page]) -> int:
+    """Set `heading_level` (1 = chapter) on heading paragraphs; returns how many."""
+    body = body_font_size(pages)
+    candidates = [p for page in pages for p in page.paragraphs if _looks_like_heading(p, body)]
+    sizes = sorted({p.font_size for p in candidates if p.font_size >= body * 1.15}, reverse=True)
+    for paragraph in candidates:
+        if paragraph.font_size in sizes:
+            level = sizes.index(paragraph.font_size) + 1
+        else:  # bold, body-sized and numbered: one level below the smallest larger heading
+            level = len(sizes) + 1
+        paragraph.heading_level = min(level, MAX_LEVEL)
+    _promote_top_levels(candidates)
+    return len(candidates)
+
+
+def _promote_top_levels(candidates: list[Paragraph]) -> None:
+    """If nothing reached level 1 (e.g. only bold headings), shift levels up."""
+    if candidates:
+        top = min(p.heading_level for p in candidates)
+        for paragraph in candidates:
+            paragraph.heading_level -= top - 1
+
+
+class Outline:
+    """The current chapter > section > subsection while walking the document."""
+
+    def __init__(self):
+        self.stack: list[str] = []
+
+    def enter(self, paragraph: Paragraph) -> None:
+        level = paragraph.heading_level
+        self.stack = self.stack[: level - 1] + [paragraph.text.strip()]
+
+    @property
+    def path(self) -> str:
+        return " > ".join(self.stack)
+
+    @property
+    def level(self) -> int:
+        return len(self.stack)
+
+
+# --- LLM refinement --------------------------------------------------------------------
+
+HIERARCHY_SYSTEM = (
+    "Tu analyses la structure d'un livret de règles de jeu de société. On te donne la liste "
+    "numérotée des titres candidats (avec leur taille de police). Réponds uniquement par un "
+    'tableau JSON d\'objets {"i": numéro, "level": 0|1|2|3} où 1 = chapitre, 2 = section, '
+    "3 = sous-section et 0 = pas un titre."
+)
+
+
+def outline_prompt(candidates: list[Paragraph]) -> str:
+    lines = [f"{i}. [{p.font_size:g}pt p.{p.page}] {p.text[:MAX_HEADING_CHARS]}" for i, p in enumerate(candidates)]
+    return "Titres candidats :\n" + "\n".join(lines)
+
+
+def apply_llm_levels(candidates: list[Paragraph], answer: str) -> int:
+    """Apply the model's levels; a malformed answer leaves the layout levels in place."""
+    match = re.search(r"\[.*\]", answer, re.S)
+    if not match:
+        return 0
+    try:
+        items = json.loads(match.group(0))
+    except ValueError:
+        return 0
+    changed = 0
+    for item in items:
+        try:
+            index, level = int(item["i"]), int(item["level"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if 0 <= index < len(candidates) and 0 <= level <= MAX_LEVEL:
+            candidates[index].heading_level = level
+            changed += 1
+    return changed
+
+
+def refine_with_llm(pages: list[Page], llm, timeout: float = 300) -> int:
+    """Ask the LLM to confirm or correct the layout headings (one call for the document).
+
+    Quota errors propagate (the job pauses); other LLM errors keep the layout levels.
+    """
+    from rag.llm.base import ClaudeQuotaError, LLMError
+
+    candidates = [p for page in pages for p in page.paragraphs if p.heading_level or _short_line(p)]
+    if not candidates:
+        return 0
+    try:
+        answer = llm.complete(HIERARCHY_SYSTEM, outline_prompt(candidates[:800]), model="sonnet", timeout=timeout)
+    except ClaudeQuotaError:
+        raise
+    except LLMError:
+        return 0
+    return apply_llm_levels(candidates[:800], answer)
+
+
+def _short_line(paragraph: Paragraph) -> bool:
+    return len(paragraph.text) <= 60 and not paragraph.text.endswith(".")
+
+
+def assign_paths(pages: list[Page], drafts) -> None:
+    """Give each chunk the outline position of its first own paragraph."""
+    positions: dict[int, tuple[str, int]] = {}
+    outline = Outline()
+    for paragraph in (p for page in pages for p in page.paragraphs):
+        if paragraph.heading_level:
+            outline.enter(paragraph)
+        positions[id(paragraph)] = (outline.path, outline.level)
+    for draft in drafts:
+        anchor = draft.anchor
+        draft.hierarchy_path, draft.hierarchy_level = positions.get(id(anchor), ("", 0))

@@ -1,0 +1,83 @@
+"""Step 8: chunks become rows (the source of truth), then the index follows.
+
+New rows are written first; then, in one transaction, the booklet's previous rows are
+deleted and the collection is marked changed, so the game always has an index. The
+worker never opens a local Qdrant folder: the web process syncs from the rows
+(DESIGN.md, decisions 1 and 2); with a Qdrant server the worker syncs right away.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+
+from games.indexing import mark_changed, sync_collection
+from games.models import Booklet, Chunk
+
+from .chunk import ChunkDraft
+
+log = logging.getLogger(__name__)
+
+BULK_BATCH = 200
+
+
+def booklet_payload(booklet: Booklet) -> dict:
+    return {
+        "game_name": booklet.game.name,
+        "game_slug": booklet.game.slug,
+        "booklet_name": booklet.name,
+        "booklet_slug": booklet.slug,
+        "booklet_kind": booklet.kind,
+        "language": booklet.language,
+    }
+
+
+def build_rows(job, booklet: Booklet, drafts: list[ChunkDraft], dense, sparse, annotations, embedder_name: str):
+    common = booklet_payload(booklet)
+    rows = []
+    for ordinal, draft in enumerate(drafts):
+        row = Chunk(
+            game=booklet.game,
+            extension=booklet.extension,
+            collection=booklet.collection,
+            ingest_job=job,
+            ordinal=ordinal,
+            text=draft.text,
+            context=draft.context,
+            page_start=draft.page_start,
+            page_end=draft.page_end,
+            page_offsets=draft.page_offsets,
+            hierarchy_path=draft.hierarchy_path[:500],
+            hierarchy_level=draft.hierarchy_level,
+            payload={**common, **annotations[ordinal]},
+            embedder=embedder_name,
+            sparse=sparse[ordinal].as_dict(),
+            indexed=False,
+        )
+        row.dense_vector = dense[ordinal]
+        rows.append(row)
+    return rows
+
+
+def replace_booklet_rows(job, booklet: Booklet, rows: list[Chunk]) -> int:
+    """Write the new rows, then swap them for the old ones atomically; returns rows removed."""
+    Chunk.objects.filter(ingest_job=job).delete()  # leftovers of an interrupted attempt
+    Chunk.objects.bulk_create(rows, batch_size=BULK_BATCH)
+    with transaction.atomic():
+        removed, _ = Chunk.objects.of_booklet(booklet).exclude(ingest_job=job).delete()
+        mark_changed(booklet.collection)
+    return removed
+
+
+def sync_now(collection: str) -> dict | None:
+    """Sync from this process when it may write the index (a server, or a command that got
+    the local folder); returns None when the web process will do it."""
+    from oracle_site import components
+    from rag.store import VectorStoreError
+
+    try:
+        return sync_collection(components.vector_store(), collection)
+    except VectorStoreError as exc:
+        log.info("index %s left to the process that owns the local store: %s", collection, exc)
+        return None

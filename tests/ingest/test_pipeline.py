@@ -1,0 +1,93 @@
+"""End to end through the services and the django-q2 task (run inline under pytest)."""
+
+import pytest
+
+from games.indexing import sync_if_changed
+from games.models import Chunk
+from ingest import services
+from ingest.models import IngestJob
+from oracle_site import components
+from rag.sparse import query_vector
+from tests.factories import ChunkFactory, GameFactory
+from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
+
+pytestmark = pytest.mark.django_db
+
+
+def ingest(path, **kwargs) -> IngestJob:
+    job = services.create_ingest(pdf_path_or_file=path, **kwargs)
+    services.enqueue(job)
+    job.refresh_from_db()
+    return job
+
+
+def search(collection: str, text: str):
+    store = components.vector_store()
+    sync_if_changed(store, [collection])
+    return store.search_sparse(collection, query_vector(text), limit=3)
+
+
+def test_base_booklet_becomes_cited_searchable_chunks(tmp_path):
+    job = ingest(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
+
+    assert job.status == IngestJob.Status.DONE, job.error
+    assert job.stats["pages"] == 2 and job.stats["chunks"] >= 2
+    hits = search("rules_heat", "carte Boost limite de vitesse")
+    top = hits[0].payload
+    assert "Boost" in top["text"]
+    assert top["page_start"] == 1
+    assert top["hierarchy_path"] == "2. Tour de jeu"
+    assert top["contextual_text"] == "Heat / 2. Tour de jeu"
+    assert top["booklet_kind"] == "base" and top["is_extension"] is False
+    end = Chunk.objects.get(collection="rules_heat", text__contains="ligne d'arrivée")
+    assert (end.page_start, end.page_end) == (2, 2)
+
+
+def test_pdf_is_stored_as_slug_and_timestamp_and_pages_are_rendered(tmp_path, settings):
+    job = ingest(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
+
+    stored = settings.MEDIA_ROOT / job.pdf_path
+    assert stored.parent == settings.PDF_DIR and stored.name.startswith("heat-") and stored.suffix == ".pdf"
+    assert job.game.pdf.name == job.pdf_path and job.game.pdf_pages == 2
+    images = sorted(p.name for p in (settings.PAGE_IMAGES_DIR / "heat").glob("*.png"))
+    assert images == ["page-01.png", "page-02.png"]
+
+
+def test_reingesting_a_booklet_replaces_its_chunks(tmp_path):
+    first = ingest(rulebook_pdf(tmp_path / "v1.pdf", LOREM_RULES), new_game_name="Heat")
+    revised = [(heading, [p.replace("sept", "huit") for p in paragraphs]) for heading, paragraphs in LOREM_RULES]
+    second = ingest(rulebook_pdf(tmp_path / "v2.pdf", revised), game=first.game)
+
+    assert second.status == IngestJob.Status.DONE
+    rows = Chunk.objects.filter(collection="rules_heat")
+    assert set(rows.values_list("ingest_job", flat=True)) == {second.pk}
+    hits = search("rules_heat", "distribuez cartes joueur")
+    assert "huit" in hits[0].payload["text"] and "sept cartes" not in hits[0].payload["text"]
+
+
+def test_broken_pdf_fails_its_job_with_an_actionable_message_and_touches_nothing_else(tmp_path, settings):
+    other = ChunkFactory(game=GameFactory(name="Azul"), text="Les tuiles restent au centre.")
+    job = services.create_ingest(pdf_path_or_file=rulebook_pdf(tmp_path / "h.pdf", LOREM_RULES), new_game_name="Heat")
+    (settings.MEDIA_ROOT / job.pdf_path).write_bytes(b"%PDF-1.4\n garbage without any object\n")
+
+    services.enqueue(job)
+    job.refresh_from_db()
+
+    assert job.status == IngestJob.Status.ERROR
+    assert "PDF" in job.error and "relancez" in job.error
+    assert job.events.last().event == "error"
+    assert Chunk.objects.filter(pk=other.pk).exists()
+    assert not Chunk.objects.filter(collection="rules_heat").exists()
+
+
+def test_acts_are_reported_in_order_with_counts(tmp_path):
+    job = ingest(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
+
+    acts = [e.data for e in job.events.filter(event="act")]
+    started = [a["act"] for a in acts if a["state"] == "started"]
+    assert started == ["read", "chunk", "hierarchy", "context", "embed", "index"]  # no OCR needed
+    assert acts[0]["label"] == "Lecture"
+    embed_done = next(a for a in acts if a["act"] == "embed" and a["state"] == "done")
+    assert embed_done["done"] == embed_done["total"] == job.stats["chunks"]
+    done = job.events.last()
+    assert done.event == "done" and done.data["chunks"] == job.stats["chunks"] and done.data["ocr"] == 0
