@@ -1,0 +1,101 @@
+"""`DELETE /api/games/{id}/scheduled`: cancel an ingestion before it starts."""
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.utils import timezone
+from django_q.models import Schedule
+
+from games.models import Chunk, Extension, Game
+from ingest.models import IngestJob
+from ingest.scheduling import schedule_ingest
+from tests.factories import ChunkFactory, ExtensionFactory, GameFactory, IngestJobFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def scheduled_base_game(slug="heat") -> tuple[Game, IngestJob, Path]:
+    game = GameFactory(name=slug.title(), slug=slug)
+    game.pdf.save(f"{slug}.pdf", ContentFile(b"%PDF-1.4 scheduled"), save=True)
+    job = IngestJobFactory(game=game, pdf_path=game.pdf.name)
+    schedule_ingest(job, timezone.now() + timedelta(hours=3))
+    return game, job, Path(settings.MEDIA_ROOT) / game.pdf.name
+
+
+def url(game) -> str:
+    return f"/api/games/{game.pk}/scheduled"
+
+
+def test_cancelling_removes_the_schedule_the_pdf_and_the_game(client, alice):
+    game, job, pdf = scheduled_base_game()
+    assert pdf.exists()
+    client.force_login(alice)
+
+    response = client.delete(url(game))
+
+    assert response.status_code == 200
+    assert response.json() == {"job_id": str(job.pk), "deleted": "game"}
+    assert not Game.objects.filter(pk=game.pk).exists()
+    assert not pdf.exists()
+    assert not Schedule.objects.filter(name=f"ingest-{job.pk}").exists()
+
+
+def test_cancelling_a_scheduled_expansion_keeps_the_game_and_its_rules(client, alice):
+    game = GameFactory(slug="heat")
+    rule = ChunkFactory(game=game)
+    IngestJobFactory(game=game, status=IngestJob.Status.DONE)
+    extension = ExtensionFactory(game=game, slug="heat-pedal")
+    extension.pdf.save("heat-pedal.pdf", ContentFile(b"%PDF-1.4"), save=True)
+    pdf = Path(settings.MEDIA_ROOT) / extension.pdf.name
+    job = IngestJobFactory(game=game, extension=extension, booklet_kind="extension", pdf_path=extension.pdf.name)
+    schedule_ingest(job, timezone.now() + timedelta(days=1))
+    client.force_login(alice)
+
+    response = client.delete(url(game))
+
+    assert response.json()["deleted"] == "extension"
+    assert not Extension.objects.filter(pk=extension.pk).exists()
+    assert not pdf.exists()
+    assert Chunk.objects.filter(pk=rule.pk).exists()
+    assert Game.objects.filter(pk=game.pk).exists()
+
+
+def test_a_game_that_is_not_scheduled_answers_409(client, alice):
+    game = GameFactory()
+    IngestJobFactory(game=game, status=IngestJob.Status.RUNNING)
+    client.force_login(alice)
+
+    response = client.delete(url(game))
+
+    assert response.status_code == 409
+    assert "planifiée" in response.json()["detail"]
+    assert Game.objects.filter(pk=game.pk).exists()
+
+
+def test_a_quota_paused_ingest_can_be_cancelled_too(client, alice):
+    game, job, pdf = scheduled_base_game()
+    IngestJob.objects.filter(pk=job.pk).update(pause_reason=IngestJob.PauseReason.QUOTA)
+    client.force_login(alice)
+
+    assert client.delete(url(game)).status_code == 200
+    assert not pdf.exists()
+
+
+def test_players_cannot_cancel(client, bob):
+    game, _job, pdf = scheduled_base_game()
+    client.force_login(bob)
+
+    response = client.delete(url(game))
+
+    assert response.status_code == 401
+    assert pdf.exists()
+    assert IngestJob.objects.get(game=game).status == IngestJob.Status.SCHEDULED
+
+
+def test_unknown_game_is_404(client, alice):
+    client.force_login(alice)
+
+    assert client.delete("/api/games/00000000-0000-0000-0000-000000000000/scheduled").status_code == 404
