@@ -1,1 +1,9 @@
-urlpatterns = []
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="oracle-home"),
+    path("booklets/<uuid:booklet_id>/pdf", views.booklet_pdf, name="oracle-booklet-pdf"),
+    path("booklets/<uuid:booklet_id>/view", views.booklet_viewer, name="oracle-booklet-viewer"),
+]

@@ -157,7 +157,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "oracle-login"  # the site-styled login page (questions/urls.py)
 LOGIN_REDIRECT_URL = "/"
 
 # --- Internationalisation: French first, English available --------------------------------
@@ -322,6 +322,14 @@ ASK_ANSWER_TIMEOUT_S = env_float("ASK_ANSWER_TIMEOUT_S", 180.0)
 ASK_MIN_SCORE = env_float("ASK_MIN_SCORE", 0.80)  # below: the extractive answer says nothing was found
 ASK_QUOTA_FALLBACK_EXTRACTIVE = env_bool("ASK_QUOTA_FALLBACK_EXTRACTIVE", True)
 RERANK_API_KEY = env_str("RERANK_API_KEY")
+
+# --- Pages (players' chat, admins' ingest wizard) -------------------------------------------
+
+# bestScore at or above HIGH shows « Les livrets répondent clairement », under LOW « ne tranchent pas ».
+UI_CONFIDENCE_HIGH = env_float("UI_CONFIDENCE_HIGH", 1.0)
+UI_CONFIDENCE_LOW = env_float("UI_CONFIDENCE_LOW", 0.5)
+# Static files straight from static/ (no collectstatic) in development and tests.
+WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG or TESTING)
 
 # --- BoardGameGeek: game metadata and the daily Rules-forum sync ----------------------------
 

@@ -1,6 +1,11 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
-from django.views.generic import TemplateView
+
+from . import views
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="oracle-home"),
+    path("jeux/<slug:slug>/", views.chat, name="oracle-chat"),
+    path("jeux/<slug:slug>/answer", views.answer_fragment, name="oracle-answer-fragment"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="oracle-login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="oracle-logout"),
 ]

@@ -1,0 +1,43 @@
+"""Admin pages of the ingest app: the upload wizard, one job's live progress, the jobs panel."""
+
+import uuid
+from datetime import timedelta
+
+from django.contrib.admin.views.decorators import staff_member_required
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+
+from games.models import Extension, Game
+
+from .models import IngestJob
+
+MAX_SCHEDULE_AHEAD = timedelta(days=7)
+
+
+@staff_member_required(login_url="oracle-login")
+def ingest_new(request):
+    now = timezone.localtime()
+    context = {
+        "games": Game.objects.order_by("name"),
+        "booklet_kinds": Extension.Kind.choices,
+        "min_start": now.strftime("%Y-%m-%dT%H:%M"),
+        "max_start": (now + MAX_SCHEDULE_AHEAD).strftime("%Y-%m-%dT%H:%M"),
+        "preselected_game": request.GET.get("game", ""),
+    }
+    return render(request, "ingest/new.html", context)
+
+
+@staff_member_required(login_url="oracle-login")
+def ingest_job(request, job_id: uuid.UUID):
+    job = get_object_or_404(IngestJob.objects.select_related("game", "extension"), pk=job_id)
+    return render(request, "ingest/job.html", {"job": job})
+
+
+@staff_member_required(login_url="oracle-login")
+def ingest_jobs(request):
+    jobs = IngestJob.objects.select_related("game", "extension")
+    context = {
+        "scheduled": jobs.filter(status=IngestJob.Status.SCHEDULED).order_by("scheduled_at"),
+        "recent": jobs.exclude(status=IngestJob.Status.SCHEDULED)[:20],
+    }
+    return render(request, "ingest/jobs.html", context)

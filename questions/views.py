@@ -1,0 +1,87 @@
+"""Pages of the questions app: the chat of one game and the server-side answer renderer."""
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from games.models import Game
+
+from .confidence import confidence_of
+from .rendering import booklet_refs, render_answer
+
+MAX_QUESTION_CHARS = 500
+MAX_HISTORY_TURNS = 5
+
+
+def may_ask(request) -> bool:
+    return request.user.is_authenticated or settings.ASK_ALLOW_ANONYMOUS
+
+
+def selected_extensions(request, game: Game):
+    """The booklets ticked on the home page (?ext=<id>…), only those of this game."""
+    wanted = request.GET.getlist("ext")
+    return [ext for ext in game.extensions.all() if str(ext.pk) in wanted]
+
+
+def chat_strings() -> dict[str, str]:
+    """The chat script's messages, translated here so the script holds no UI text."""
+    return {
+        "thinking": _("L'Oracle consulte les livrets…"),
+        "offline": _("L'Oracle finalise hors-ligne…"),
+        "offlineFailed": _("L'Oracle n'a pas pu terminer sa réponse. Réessayez dans un instant."),
+        "streamFailed": _("La connexion à l'Oracle a échoué. Vérifiez votre réseau et réessayez."),
+        "tooLong": _("La question dépasse 500 caractères."),
+        "empty": _("Écrivez d'abord votre question."),
+        "noCards": _("Aucune carte trouvée"),
+        "you": _("Vous"),
+        "oracle": _("L'Oracle"),
+        "chunks": _("Passages retrouvés"),
+        "timings": _("Durées (ms)"),
+        "hyde": _("Passage hypothétique (HyDE)"),
+        "bestScore": _("Meilleur score"),
+        "page": _("p."),
+        "historyTitle": _("Tours précédents renvoyés à l'Oracle avec la question"),
+    }
+
+
+def chat(request, slug: str):
+    if not may_ask(request):
+        return redirect_to_login(request.get_full_path())
+    game = get_object_or_404(Game.objects.prefetch_related("extensions"), slug=slug)
+    selected = selected_extensions(request, game)
+    context = {
+        "game": game,
+        "selected": selected,
+        "max_chars": MAX_QUESTION_CHARS,
+        "max_history": MAX_HISTORY_TURNS,
+        "chat_config": {
+            "gameId": str(game.pk),
+            "extensions": [str(ext.pk) for ext in selected],
+            "askUrl": "/api/ask/stream",
+            "pollUrl": "/api/ask/",
+            "cardsUrl": f"/api/games/{game.pk}/cards",
+            "renderUrl": reverse("oracle-answer-fragment", args=[game.slug]),
+            "maxChars": MAX_QUESTION_CHARS,
+            "maxHistory": MAX_HISTORY_TURNS,
+            "pollEveryMs": 3000,
+            "pollMaxTries": 15,
+            "strings": chat_strings(),
+        },
+    }
+    return render(request, "questions/chat.html", context)
+
+
+@require_POST
+def answer_fragment(request, slug: str):
+    """Render an answer's markdown (posted by the chat) as safe HTML with its confidence."""
+    if not may_ask(request):
+        return redirect_to_login(request.get_full_path())
+    game = get_object_or_404(Game.objects.prefetch_related("extensions"), slug=slug)
+    context = {
+        "answer_html": render_answer(request.POST.get("text", ""), booklet_refs(game)),
+        "confidence": confidence_of(request.POST.get("best_score")),
+    }
+    return render(request, "questions/_answer.html", context)

@@ -1,0 +1,129 @@
+// One ingest job's live progress: replays the stored events (EventSource sends Last-Event-ID
+// on reconnection, and a page reload replays from the start), so the view survives reloads.
+
+import { hourMinute, readJsonScript } from "./common.js";
+import { attachCancelButtons } from "./ingest_cancel.js";
+
+const root = document.getElementById("ingest-job");
+const strings = readJsonScript("ingest-strings");
+const acts = document.getElementById("acts");
+const statusLabel = document.getElementById("job-status-label");
+const elapsedLabel = document.getElementById("elapsed");
+const timeZone = root.dataset.timeZone;
+
+function actRow(data) {
+  const key = data.act || data.label;
+  let row = acts.querySelector(`[data-act="${CSS.escape(key)}"]`);
+  if (!row) {
+    row = document.createElement("li");
+    row.className = "act";
+    row.dataset.act = key;
+    row.innerHTML = '<span class="act-state" aria-hidden="true"></span><span class="act-label"></span>'
+      + '<span class="act-counts"></span><span class="act-elapsed"></span><progress max="1" value="0"></progress>';
+    acts.appendChild(row);
+  }
+  return row;
+}
+
+function formatSeconds(seconds) {
+  if (typeof seconds !== "number") return "";
+  return seconds < 60 ? `${seconds.toFixed(1)} s` : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+}
+
+function showAct(data) {
+  const row = actRow(data);
+  const state = data.state || "progress";
+  row.dataset.state = state;
+  row.querySelector(".act-state").textContent = state === "done" ? "✓" : "⏳";
+  row.querySelector(".act-label").textContent = data.label || data.act;
+  const progress = row.querySelector("progress");
+  if (typeof data.total === "number" && data.total > 0) {
+    row.querySelector(".act-counts").textContent = `${data.done ?? 0}/${data.total}`;
+    progress.max = data.total;
+    progress.value = data.done ?? 0;
+  } else if (state === "done") {
+    progress.max = 1;
+    progress.value = 1;
+  }
+  if (state === "done") progress.value = progress.max;
+  row.querySelector(".act-elapsed").textContent = formatSeconds(data.elapsed);
+  if (typeof data.elapsed === "number") actElapsed[row.dataset.act] = data.elapsed;
+  elapsedLabel.textContent = formatSeconds(Object.values(actElapsed).reduce((a, b) => a + b, 0));
+  setStatus("running", strings.running);
+  clearScheduled();
+}
+const actElapsed = {};
+
+function setStatus(status, label) {
+  root.dataset.status = status;
+  statusLabel.textContent = label;
+}
+
+function clearScheduled() {
+  document.getElementById("scheduled-slot").replaceChildren();
+}
+
+function showResting(data) {
+  const slot = document.getElementById("scheduled-slot");
+  const panel = document.createElement("div");
+  panel.className = "scheduled-panel reason-quota";
+  const text = document.createElement("p");
+  text.className = "resting";
+  text.textContent = `😴 ${strings.resting.replace("HH:MM", hourMinute(data.retryAt || data.resetAt, timeZone))}`;
+  panel.appendChild(text);
+  slot.replaceChildren(panel);
+  setStatus("scheduled", statusLabel.textContent);
+}
+
+function addWarning(data) {
+  const item = document.createElement("li");
+  item.textContent = `⚠️ ${data.message || data.detail || JSON.stringify(data)}`;
+  document.getElementById("warnings").appendChild(item);
+}
+
+function finish(kind, data, source) {
+  source.close();
+  acts.querySelectorAll('.act:not([data-state="done"])').forEach((row) => {
+    if (kind === "done") { row.dataset.state = "done"; row.querySelector(".act-state").textContent = "✓"; }
+  });
+  if (kind === "done") {
+    setStatus("done", strings.done);
+    document.getElementById("job-done").hidden = false;
+  } else if (kind === "cancelled") {
+    setStatus("cancelled", strings.cancelled);
+    document.getElementById("job-cancelled").hidden = false;
+    clearScheduled();
+  } else {
+    setStatus("error", strings.error);
+    const error = document.getElementById("job-error");
+    error.textContent = data.message || data.error || error.textContent;
+    error.hidden = false;
+  }
+}
+
+function listen() {
+  const source = new EventSource(root.dataset.eventsUrl);
+  const on = (name, handler) => source.addEventListener(name, (event) => {
+    if (!(event instanceof MessageEvent)) return; // a transport error, not the job's `error` event
+    let data = {};
+    try { data = JSON.parse(event.data || "{}"); } catch { /* keep {} */ }
+    handler(data);
+  });
+  on("act", showAct);
+  on("warning", addWarning);
+  on("quota_pause", showResting);
+  on("done", (data) => finish("done", data, source));
+  on("error", (data) => finish("error", data, source));
+  on("cancelled", (data) => finish("cancelled", data, source));
+  source.addEventListener("error", (event) => {
+    // A transport error (no data) while the job is finished: stop reconnecting.
+    if (!event.data && ["done", "error", "cancelled"].includes(root.dataset.status)) source.close();
+  });
+}
+
+attachCancelButtons(document, (button) => {
+  setStatus("cancelled", strings.cancelled);
+  document.getElementById("job-cancelled").hidden = false;
+  button.closest(".scheduled-panel")?.remove();
+});
+listen();
