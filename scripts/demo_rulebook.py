@@ -255,7 +255,7 @@ _ICONS = {
             ("spyglass", "Longue-vue", "Case d'une Merveille. On peut y Photographier depuis la case "
                                        "ou une case adjacente, en couche basse ou moyenne."),
             ("anchor", "Ancre", "Un Dépôt. Un ballon atterri sur cette île peut Ravitailler : jusqu'à "
-                                "3 Flammes et 1 sac de Lest."),
+                                "3 jetons Flamme et 1 sac de Lest."),
             ("mist", "Brume", "Case de brouillard : un ballon sur une case Brume ne peut pas "
                               "Photographier."),
             ("updraft", "Courant ascendant", "Un ballon qui termine sa dérive sur cette case monte "

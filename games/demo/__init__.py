@@ -1,0 +1,1 @@
+"""The demo game shipped with Oracle: generated PDFs, their manifest and the loader."""
