@@ -114,22 +114,33 @@ def apply_llm_levels(candidates: list[Paragraph], answer: str) -> int:
     return changed
 
 
-def refine_with_llm(pages: list[Page], llm, timeout: float = 300) -> int:
+def refine_with_llm(pages: list[Page], llm, timeout: float = 300, cache=None) -> int:
     """Ask the LLM to confirm or correct the layout headings (one call for the document).
 
     Quota errors propagate (the job pauses); other LLM errors keep the layout levels.
+    With a `cache` (JsonCache) the answer is kept, so a job resumed after a quota pause
+    does not ask again (and gets the same paths, which key the context cache).
     """
     from rag.llm.base import ClaudeQuotaError, LLMError
+
+    from .cache import text_key
 
     candidates = [p for page in pages for p in page.paragraphs if p.heading_level or _short_line(p)]
     if not candidates:
         return 0
-    try:
-        answer = llm.complete(HIERARCHY_SYSTEM, outline_prompt(candidates[:800]), model="sonnet", timeout=timeout)
-    except ClaudeQuotaError:
-        raise
-    except LLMError:
-        return 0
+    prompt = outline_prompt(candidates[:800])
+    key = text_key(HIERARCHY_SYSTEM, prompt)
+    answer = cache.get(key) if cache is not None else None
+    if answer is None:
+        try:
+            answer = llm.complete(HIERARCHY_SYSTEM, prompt, model="sonnet", timeout=timeout)
+        except ClaudeQuotaError:
+            raise
+        except LLMError:
+            return 0
+        if cache is not None:
+            cache.put(key, answer)
+            cache.flush()
     return apply_llm_levels(candidates[:800], answer)
 
 

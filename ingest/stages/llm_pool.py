@@ -31,6 +31,7 @@ def map_cached(
             todo.append(item)
     done = len(results)
     on_progress(done, len(items))
+    quota: ClaudeQuotaError | None = None
     pool = ThreadPoolExecutor(max_workers=max(1, concurrency))
     try:
         futures = {pool.submit(call, item): item for item in todo}
@@ -39,12 +40,17 @@ def map_cached(
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
                 item = futures[future]
+                if future.cancelled():
+                    continue
                 try:
                     answer = future.result()
-                except ClaudeQuotaError:
+                except ClaudeQuotaError as err:
+                    # Stop taking new work but keep what the running calls bring back; this
+                    # item is neither done nor a fall-back: the resumed job asks it again.
+                    quota = quota or err
                     for other in pending:
                         other.cancel()
-                    raise
+                    continue
                 except LLMError:
                     answer = None
                 if answer is not None:
@@ -55,4 +61,6 @@ def map_cached(
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         cache.flush()  # before any error propagates: a resumed job starts from here
+    if quota is not None:
+        raise quota
     return results

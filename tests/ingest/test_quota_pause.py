@@ -1,0 +1,163 @@
+"""An LLM quota hit during contextual sentences pauses the job; the resumption after the
+reset finishes it without asking any chunk twice (DESIGN.md, decision 4)."""
+
+import threading
+import time
+from collections import Counter
+from datetime import datetime, timedelta, timezone as dt_timezone
+
+import pytest
+from django.utils import timezone
+from django_q.models import Schedule
+from django_q.scheduler import scheduler
+
+from games.models import Chunk
+from ingest import services
+from ingest.models import IngestJob
+from ingest.scheduling import pending_schedule
+from ingest.stages import context, hierarchy
+from oracle_site import components
+from rag.llm.base import ClaudeQuotaError, HealthReport
+from tests.ingest.pdfs import rulebook_pdf
+
+pytestmark = pytest.mark.django_db
+
+RESET_AT = datetime(2030, 1, 7, 15, 0, tzinfo=dt_timezone.utc)
+SECTIONS = [
+    (
+        f"{n}. Règle numéro {n}",
+        [
+            f"Paragraphe de la règle {n} : le joueur actif résout l'effet {n} puis défausse une carte. "
+            f"Si la réserve {n} est vide, il pioche à la place deux cartes de la pioche commune et "
+            f"avance son pion de {n} cases sur la piste de score."
+        ],
+    )
+    for n in range(1, 15)
+]
+
+
+class QuotaLLM:
+    """A Claude subscription with `budget` calls left before its quota is exhausted.
+
+    Implements rag.llm.base's protocol. Calls take a little time so the pool really runs
+    several at once, as SSH sessions do; every call is counted by passage."""
+
+    name = "quota-double"
+    available = True
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.lock = threading.Lock()
+        self.answered: Counter[str] = Counter()
+        self.refused: Counter[str] = Counter()
+
+    def complete(self, system, prompt, *, model="sonnet", timeout=None) -> str:
+        what = "hierarchy" if system == hierarchy.HIERARCHY_SYSTEM else passage_of(prompt)
+        with self.lock:
+            if self.budget <= 0:
+                self.refused[what] += 1
+                raise ClaudeQuotaError(RESET_AT, "You've hit your usage limit · resets 3pm (UTC)")
+            self.budget -= 1
+        time.sleep(0.02)
+        with self.lock:
+            self.answered[what] += 1
+        return "[]" if what == "hierarchy" else "Cette règle décrit un effet du tour de jeu."
+
+    def stream(self, system, prompt, *, model="sonnet", timeout=None, images=()):
+        yield self.complete(system, prompt, model=model, timeout=timeout)
+
+    def health(self) -> HealthReport:
+        return HealthReport(status="ok" if self.budget > 0 else "down", detail="quota double")
+
+    def reset_quota(self) -> None:
+        with self.lock:
+            self.budget = 10_000
+
+
+def passage_of(prompt: str) -> str:
+    return prompt.rsplit("Passage à situer :\n", 1)[-1]
+
+
+@pytest.fixture
+def llm(monkeypatch, settings):
+    settings.INGEST_LLM_CONCURRENCY = 3
+    double = QuotaLLM(budget=1 + 5)  # the outline, then 5 contextual sentences
+    monkeypatch.setattr(components, "llm_backend", lambda: double)
+    return double
+
+
+def start_ingest(tmp_path) -> IngestJob:
+    job = services.create_ingest(pdf_path_or_file=rulebook_pdf(tmp_path / "regles.pdf", SECTIONS), new_game_name="Quota")
+    services.enqueue(job)  # runs inline under pytest
+    job.refresh_from_db()
+    return job
+
+
+def fire_due_schedules(job: IngestJob) -> None:
+    """Let the retry time come, then run the cluster's scheduler loop once."""
+    Schedule.objects.filter(name=f"ingest-{job.pk}").update(next_run=timezone.now() - timedelta(seconds=1))
+    scheduler()
+
+
+def test_a_quota_hit_in_the_middle_of_contexts_pauses_the_job_until_reset_plus_two_minutes(tmp_path, llm):
+    job = start_ingest(tmp_path)
+
+    assert job.status == IngestJob.Status.SCHEDULED
+    assert job.pause_reason == IngestJob.PauseReason.QUOTA
+    assert job.error == ""
+    assert job.scheduled_at == RESET_AT + timedelta(minutes=2)
+    assert pending_schedule(job).next_run == RESET_AT + timedelta(minutes=2)
+    pause = job.events.get(event="quota_pause")
+    assert pause.data == {"resetAt": "2030-01-07T15:00:00+00:00", "retryAt": "2030-01-07T15:02:00+00:00"}
+    assert not job.events.filter(event="error").exists()
+    assert sum(llm.answered.values()) == 6 and llm.refused
+    assert not Chunk.objects.filter(game=job.game).exists()  # nothing half-written
+
+
+def test_the_job_page_shows_the_resting_panel_with_the_retry_time(tmp_path, llm, client, alice, settings):
+    settings.TIME_ZONE = "UTC"
+    job = start_ingest(tmp_path)
+    client.force_login(alice)
+
+    page = client.get(f"/ingestion/{job.pk}/").content.decode()
+
+    assert "L&#x27;oracle se repose. Reprise prévue à 15:02." in page or "L'oracle se repose. Reprise prévue à 15:02." in page
+
+
+def test_the_resumed_job_finishes_and_asks_each_chunk_exactly_once(tmp_path, llm):
+    job = start_ingest(tmp_path)
+    llm.reset_quota()
+
+    fire_due_schedules(job)
+
+    job.refresh_from_db()
+    assert job.status == IngestJob.Status.DONE, job.error
+    chunks = list(Chunk.objects.filter(game=job.game))
+    assert len(chunks) == job.stats["chunks"] > 6
+    asked = {passage: n for passage, n in llm.answered.items() if passage != "hierarchy"}
+    assert len(asked) == len(chunks)
+    assert set(asked.values()) == {1}, "a chunk was asked again after the resumption"
+    assert llm.answered["hierarchy"] == 1
+    assert all("Cette règle décrit un effet du tour de jeu." in c.context for c in chunks)
+    assert [e.event for e in job.events.filter(event__in=["quota_pause", "resumed", "done"])] == [
+        "quota_pause",
+        "resumed",
+        "done",
+    ]
+    assert pending_schedule(job) is None
+
+
+def test_a_second_quota_hit_during_the_resumption_pauses_again_and_keeps_progress(tmp_path, llm):
+    job = start_ingest(tmp_path)
+    llm.budget = 3
+
+    fire_due_schedules(job)
+
+    job.refresh_from_db()
+    assert (job.status, job.pause_reason) == (IngestJob.Status.SCHEDULED, IngestJob.PauseReason.QUOTA)
+    assert job.events.filter(event="quota_pause").count() == 2
+    llm.reset_quota()
+    fire_due_schedules(job)
+    job.refresh_from_db()
+    assert job.status == IngestJob.Status.DONE, job.error
+    assert set(n for p, n in llm.answered.items()) == {1}
