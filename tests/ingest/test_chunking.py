@@ -1,0 +1,76 @@
+"""Chunks: about 1,000 characters, cut at headings and numbered rules, with their pages."""
+
+from ingest.stages.chunk import MAX_CHARS, chunk_pages
+from ingest.stages.hierarchy import assign_paths, mark_headings
+from ingest.stages.read import Page, Paragraph
+
+
+def rule_pages():
+    body = "Ce paragraphe décrit la règle en détail avec des exemples de situations de jeu. " * 3
+    page1 = [Paragraph("7. Règles additionnelles", 14, True), Paragraph("702. Capacités mot-clé", 12, True)]
+    page1 += [Paragraph(f"702.1. Capacité numéro 1. {body * 2}", 10), Paragraph(f"702.2. Capacité numéro 2. {body}", 10)]
+    page2 = [Paragraph(f"702.2{letter} Précision {letter} sur la capacité deux. {body}", 10) for letter in "ab"]
+    page2 += [Paragraph(f"702.3. Capacité numéro 3. {body * 2}", 10)]
+    pages = [Page(1, page1), Page(2, page2)]
+    for page in pages:
+        for paragraph in page.paragraphs:
+            paragraph.page = page.number
+    return pages
+
+
+def chunks_of(pages):
+    mark_headings(pages)
+    drafts = chunk_pages(pages)
+    assign_paths(pages, drafts)
+    return drafts
+
+
+def test_a_numbered_rule_starts_its_own_chunk_and_keeps_its_subrules():
+    drafts = chunks_of(rule_pages())
+
+    rule2 = next(d for d in drafts if d.text.startswith("702.2."))
+    assert "702.2a" in rule2.text and "702.2b" in rule2.text
+    rule3 = next(d for d in drafts if "702.3." in d.text)
+    assert rule3.text.startswith("702.3.")  # a clean cut: no overlap before a new rule
+    assert rule3.hierarchy_path == "7. Règles additionnelles > 702. Capacités mot-clé"
+    assert rule3.hierarchy_level == 2
+
+
+def test_chunk_spanning_two_pages_knows_where_each_page_begins():
+    drafts = chunks_of(rule_pages())
+
+    spanning = next(d for d in drafts if d.page_start != d.page_end)
+    (first_page, zero), (second_page, offset) = spanning.page_offsets
+    assert (first_page, zero, second_page) == (spanning.page_start, 0, spanning.page_end)
+    assert spanning.text[offset:].startswith("702.2a")
+
+
+def test_long_paragraphs_are_cut_near_the_target_with_overlap():
+    sentence = "Le joueur actif déplace sa voiture du nombre de cases indiqué par ses cartes. "
+    pages = [Page(1, [Paragraph(sentence * 60, 10, page=1)])]
+
+    drafts = chunks_of(pages)
+
+    assert len(drafts) >= 4
+    assert all(d.size <= MAX_CHARS + 200 for d in drafts)
+    assert drafts[1].text.startswith("Le joueur actif")  # the overlap starts on a sentence
+
+
+def test_tiny_fragments_are_merged_but_short_sections_stay_whole():
+    long = "Chaque manche, le joueur actif joue une carte puis résout son effet. " * 7
+    paragraphs = [
+        Paragraph("1. Matériel", 14, True),
+        Paragraph("Un plateau, quatre voitures, soixante cartes de course et un carnet de score.", 10),
+        Paragraph("2. Tour de jeu", 14, True),
+        Paragraph(long, 10),
+        Paragraph(long, 10),
+        Paragraph("Fin du tour.", 10),
+    ]
+    for paragraph in paragraphs:
+        paragraph.page = 1
+
+    drafts = chunks_of([Page(1, paragraphs)])
+
+    assert len(drafts) == 2
+    assert drafts[0].text.startswith("1. Matériel") and "2. Tour" not in drafts[0].text
+    assert drafts[1].text.startswith("2. Tour de jeu") and drafts[1].text.endswith("Fin du tour.")
