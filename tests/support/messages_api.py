@@ -66,6 +66,14 @@ class MessagesAPI:
     models_failing: set[str] = field(default_factory=set)  # these models hang (fallback tests)
     requests: list[RecordedRequest] = field(default_factory=list)
     url: str = ""
+    active: int = 0  # conversation requests being answered right now
+    max_active: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def track(self, delta: int) -> None:
+        with self._lock:
+            self.active += delta
+            self.max_active = max(self.max_active, self.active)
 
     def conversation_requests(self) -> list[RecordedRequest]:
         """The requests that carried our prompt (the CLI may also send short side requests)."""
@@ -126,7 +134,13 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(200, {"input_tokens": 10})
             return
         mode = self.state.mode_for(request)
-        getattr(self, f"_mode_{mode}")(request)
+        self.state.track(+1)
+        try:
+            getattr(self, f"_mode_{mode}")(request)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the CLI was stopped mid-answer (timeouts)
+        finally:
+            self.state.track(-1)
 
     # --- modes ---------------------------------------------------------------------------
 
@@ -143,7 +157,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _mode_hang(self, request):
         self._stream_headers()
         self._event("message_start", _message_start(request.model))
-        time.sleep(3600)
+        for _ in range(600):  # pings only, until the client goes away (BrokenPipe ends it)
+            time.sleep(1)
+            self._event("ping", {"type": "ping"})
 
     def _mode_rate_limit(self, request):
         self._error(429, "rate_limit_error", "This request would exceed your account's rate limit.",

@@ -44,6 +44,7 @@ def messages_api(messages_api_server):
     api.mode, api.answer, api.models_failing = defaults.mode, defaults.answer, set()
     api.slow_delay_s, api.quota_reset_at = defaults.slow_delay_s, defaults.quota_reset_at
     api.requests.clear()
+    api.active = api.max_active = 0
     return api
 
 
@@ -96,12 +97,12 @@ def ssh_backend(sshd_servers, tmp_path):
 
     def make(credentials: str = "api_key", *, executable: str = "claude", ssh_overrides=None, **config):
         server = sshd_servers(credentials)
-        ssh = SSHConfig(
-            host=server.host, port=server.port, user=server.user, key_path=str(server.key_path),
-            known_hosts_path=str(server.known_hosts_path), images_path=str(tmp_path / "vm-images"),
-            local_images_root=str(tmp_path / "page-images"),
-            **(ssh_overrides or {}),
-        )
+        values = {
+            "host": server.host, "port": server.port, "user": server.user, "key_path": str(server.key_path),
+            "known_hosts_path": str(server.known_hosts_path), "images_path": str(tmp_path / "vm-images"),
+            "local_images_root": str(tmp_path / "page-images"),
+        }
+        ssh = SSHConfig(**{**values, **(ssh_overrides or {})})
         backend = ClaudeSSHBackend(command_config(executable, **config), ssh)
         built.append(backend)
         return backend
