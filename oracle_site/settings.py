@@ -64,6 +64,7 @@ def env_list(name: str, default: str = "") -> list[str]:
 # --- Core -------------------------------------------------------------------------------
 
 VAR_DIR = Path(env_str("ORACLE_VAR_DIR", str(BASE_DIR / "var")))
+VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite, local Qdrant and caches live here
 DEBUG = env_bool("DEBUG", False)
 TESTING = "pytest" in sys.modules
 
@@ -325,9 +326,9 @@ RERANK_API_KEY = env_str("RERANK_API_KEY")
 
 # --- Pages (players' chat, admins' ingest wizard) -------------------------------------------
 
-# bestScore at or above HIGH shows « Les livrets répondent clairement », under LOW « ne tranchent pas ».
-UI_CONFIDENCE_HIGH = env_float("UI_CONFIDENCE_HIGH", 1.0)
-UI_CONFIDENCE_LOW = env_float("UI_CONFIDENCE_LOW", 0.5)
+# bestScore (cosine of the best passage; ASK_MIN_SCORE is 0.80) at or above HIGH shows « Les livrets répondent clairement », under LOW « ne tranchent pas ».
+UI_CONFIDENCE_HIGH = env_float("UI_CONFIDENCE_HIGH", 0.86)
+UI_CONFIDENCE_LOW = env_float("UI_CONFIDENCE_LOW", 0.80)
 # Static files straight from static/ (no collectstatic) in development and tests.
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG or TESTING)
 
