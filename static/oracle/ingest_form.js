@@ -41,7 +41,8 @@ form.addEventListener("submit", async (event) => {
       body: data,
     });
     if (response.status === 202 || response.ok) {
-      const { jobId } = await response.json();
+      const body = await response.json();
+      const jobId = body.job_id ?? body.jobId;
       location.assign(`/ingestion/${jobId}/`);
       return;
     }

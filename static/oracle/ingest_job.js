@@ -75,6 +75,22 @@ function showResting(data) {
   setStatus("scheduled", statusLabel.textContent);
 }
 
+function showPlanned(data) {
+  const slot = document.getElementById("scheduled-slot");
+  const panel = document.createElement("div");
+  panel.className = "scheduled-panel reason-user";
+  const text = document.createElement("p");
+  text.className = "planned";
+  text.textContent = `🕰️ ${strings.planned.replace("HH:MM", hourMinute(data.scheduledAt, timeZone))}`;
+  const cancel = document.createElement("button");
+  cancel.type = "button";
+  cancel.className = "secondary cancel-scheduled";
+  cancel.dataset.cancelUrl = root.dataset.cancelUrl;
+  cancel.textContent = strings.cancel;
+  panel.append(text, cancel);
+  slot.replaceChildren(panel);
+}
+
 function addWarning(data) {
   const item = document.createElement("li");
   item.textContent = `⚠️ ${data.message || data.detail || JSON.stringify(data)}`;
@@ -112,12 +128,19 @@ function listen() {
   on("act", showAct);
   on("warning", addWarning);
   on("quota_pause", showResting);
+  on("scheduled", (data) => (data.reason === "quota" ? showResting(data) : showPlanned(data)));
+  on("resumed", () => { clearScheduled(); setStatus("queued", strings.queued); });
+  on("retry", () => { document.getElementById("job-error").hidden = true; setStatus("queued", strings.queued); });
   on("done", (data) => finish("done", data, source));
   on("error", (data) => finish("error", data, source));
   on("cancelled", (data) => finish("cancelled", data, source));
-  source.addEventListener("error", (event) => {
-    // A transport error (no data) while the job is finished: stop reconnecting.
-    if (!event.data && ["done", "error", "cancelled"].includes(root.dataset.status)) source.close();
+  source.addEventListener("error", async (event) => {
+    if (event instanceof MessageEvent) return;
+    // The stream ended without a final event (e.g. cancelled): ask the job before reconnecting.
+    const response = await fetch(root.dataset.jobUrl, { credentials: "same-origin" }).catch(() => null);
+    if (response?.status === 404) return finish("cancelled", {}, source);
+    const job = response?.ok ? await response.json() : null;
+    if (job && ["done", "error", "cancelled"].includes(job.status)) finish(job.status, job, source);
   });
 }
 
