@@ -40,10 +40,19 @@ class MemoEmbedder:
 
 
 @pytest.fixture(scope="session")
-def card_embedder():
+def card_embedder(request):
+    """Vectors are also kept in pytest's cache folder between runs (a fresh checkout computes
+    them once: ~300 card texts)."""
     from rag.embeddings import EmbedderConfig, get_embedder
 
-    return MemoEmbedder(get_embedder(EmbedderConfig()))
+    embedder = MemoEmbedder(get_embedder(EmbedderConfig()))
+    key = f"oracle/card-vectors/{embedder.name.replace('/', '_')}"
+    stored = request.config.cache.get(key, {})
+    embedder.memory.update({text: np.asarray(v, dtype=np.float32) for text, v in stored.items()})
+    known = len(embedder.memory)
+    yield embedder
+    if len(embedder.memory) > known:
+        request.config.cache.set(key, {t: [round(float(x), 6) for x in v] for t, v in embedder.memory.items()})
 
 
 def make_catalog(slug: str, card_game: str, path: Path, embedder, decklists=()) -> Game:
