@@ -213,8 +213,18 @@ def install_schedules(**_signal_kwargs) -> None:
     try:
         restore_scheduled()
         ensure_forum_sync_schedule()
+        start_due_now()
     except Exception:  # never keep a worker from starting: the next start retries
         log.exception("could not install the ingest and BGG schedules")
+
+
+def start_due_now() -> None:
+    """Hand due ingest schedules to the queue now: django-q2's own scheduler loop first runs
+    30 s after the cluster starts, too late for a time that passed while Oracle was down."""
+    from django_q.scheduler import scheduler
+
+    if Schedule.objects.filter(func=RUN_TASK, next_run__lte=timezone.now()).exists():
+        scheduler()
 
 
 def connect_startup_hooks(app_config) -> None:
