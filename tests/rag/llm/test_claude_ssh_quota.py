@@ -1,0 +1,142 @@
+"""Quota and login problems as the real CLI reports them over SSH, and older CLI wordings
+replayed by a stand-in `claude` script on the same SSH path."""
+
+import json
+import time
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from rag.llm.base import ClaudeQuotaError, LLMConfigError
+
+pytestmark = pytest.mark.slow
+
+RESET = datetime.fromtimestamp(1767225600, tz=timezone.utc)
+
+
+def result_line(text: str, is_error: bool, status=None) -> str:
+    return json.dumps({"type": "result", "subtype": "success", "is_error": is_error,
+                       "api_error_status": status, "result": text})
+
+
+def assistant_line(text: str) -> str:
+    return json.dumps({"type": "assistant", "message": {"id": "msg_old", "model": "claude-sonnet-4",
+                                                        "role": "assistant", "content": [{"type": "text", "text": text}]}})
+
+
+def test_subscription_quota_pauses_until_the_rate_limit_event_reset(ssh_backend, messages_api):
+    messages_api.mode = "quota"
+
+    with pytest.raises(ClaudeQuotaError) as caught:
+        ssh_backend("oauth").complete("Système", "Question", model="sonnet", timeout=60)
+
+    assert caught.value.reset_at == RESET
+    assert len(messages_api.conversation_requests()) == 1  # a quota is not retried
+
+
+def test_a_normal_answer_under_a_subscription_login_is_no_quota(ssh_backend, messages_api):
+    answer = ssh_backend("oauth").complete("Système", "Question", model="sonnet", timeout=60)
+    assert answer == "".join(messages_api.answer)
+
+
+def test_plain_429_is_retried_with_backoff_then_becomes_a_quota_pause(ssh_backend, messages_api):
+    messages_api.mode = "rate_limit"
+    backend = ssh_backend(rate_limit_retries=2, rate_limit_backoff_s=0.2)
+
+    with pytest.raises(ClaudeQuotaError, match="rate limited after 3 attempts"):
+        backend.complete("Système", "Question", model="haiku", timeout=90)
+
+    assert len(messages_api.conversation_requests()) == 3
+
+
+def test_429_then_success_answers_normally(ssh_backend, messages_api, monkeypatch):
+    messages_api.mode = "rate_limit"
+    backend = ssh_backend(rate_limit_retries=2, rate_limit_backoff_s=0.2)
+    real_sleep = time.sleep
+
+    def limit_lifts_while_we_wait(seconds):
+        messages_api.mode = "normal"
+        real_sleep(seconds)
+
+    monkeypatch.setattr(time, "sleep", limit_lifts_while_we_wait)
+
+    answer = backend.complete("Système", "Question", model="haiku", timeout=90)
+
+    assert answer == "".join(messages_api.answer)
+    assert len(messages_api.conversation_requests()) == 2
+
+
+def test_not_logged_in_is_a_configuration_error_shown_by_health(ssh_backend, messages_api):
+    backend = ssh_backend("none")
+
+    with pytest.raises(LLMConfigError, match="not logged in"):
+        backend.complete("Système", "Question", model="haiku", timeout=60)
+
+    report = backend.health()
+    assert report.status == "down"
+    assert "run `claude /login`" in report.detail
+
+
+def test_invalid_api_key_is_a_configuration_error(ssh_backend, messages_api):
+    messages_api.mode = "unauthorized"
+    with pytest.raises(LLMConfigError):
+        ssh_backend().complete("Système", "Question", model="haiku", timeout=60)
+
+
+def test_health_makes_a_real_call_and_reports_ok(ssh_backend, messages_api):
+    report = ssh_backend().health()
+    assert report.status == "ok"
+    assert report.latency_ms > 0
+    (request,) = messages_api.conversation_requests()
+    assert request.model.startswith("claude-haiku")
+
+
+@pytest.mark.parametrize(
+    "lines, stderr, expected_reset",
+    [
+        ([assistant_line("Claude AI usage limit reached|1767225600"),
+          result_line("Claude AI usage limit reached|1767225600", True)], "", RESET),
+        ([], "Claude AI usage limit reached|1767225600\n", RESET),
+        ([assistant_line("5-hour limit reached ∙ resets 12pm"), result_line("5-hour limit reached ∙ resets 12pm", True)],
+         "", None),
+    ],
+    ids=["pipe-unix-seconds", "stderr-only", "five-hour-resets-12pm"],
+)
+def test_older_cli_quota_wordings_over_ssh(ssh_backend, replay_cli, lines, stderr, expected_reset):
+    backend = ssh_backend(executable=replay_cli(lines, exit_status=1, stderr=stderr))
+
+    with pytest.raises(ClaudeQuotaError) as caught:
+        backend.complete("Système", "Question", model="haiku", timeout=30)
+
+    if expected_reset is not None:
+        assert caught.value.reset_at == expected_reset
+    else:
+        reset = caught.value.reset_at.astimezone(ZoneInfo("Europe/Paris"))
+        assert (reset.hour, reset.minute) == (12, 0)
+
+
+def test_answer_text_that_is_really_a_quota_message_raises_after_the_text(ssh_backend, replay_cli):
+    quota_answer = "You've hit your session limit · resets 3:30pm (Europe/Paris)"
+    backend = ssh_backend(executable=replay_cli([assistant_line(quota_answer), result_line(quota_answer, False)], 0))
+    received = []
+
+    with pytest.raises(ClaudeQuotaError) as caught:
+        for text in backend.stream("Système", "Question", model="haiku", timeout=30):
+            received.append(text)
+
+    assert received == [quota_answer]
+    reset = caught.value.reset_at.astimezone(ZoneInfo("Europe/Paris"))
+    assert (reset.hour, reset.minute) == (15, 30)
+
+
+def test_empty_answer_with_a_quota_marker_is_a_quota_not_an_empty_answer(ssh_backend, replay_cli):
+    backend = ssh_backend(executable=replay_cli([result_line("", False)], 0, stderr="Claude usage limit reached.\n"))
+    with pytest.raises(ClaudeQuotaError):
+        backend.complete("Système", "Question", model="haiku", timeout=30)
+
+
+def test_a_malformed_line_between_valid_ones_is_tolerated(ssh_backend, replay_cli):
+    lines = [assistant_line("Réponse complète."), "{not json at all", "Warning: something odd", result_line("Réponse complète.", False)]
+    backend = ssh_backend(executable=replay_cli(lines, 0))
+    assert backend.complete("Système", "Question", model="haiku", timeout=30) == "Réponse complète."
