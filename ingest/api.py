@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
+from django.conf import settings
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -16,6 +17,7 @@ from ninja.responses import Status
 from ninja.security import django_auth_is_staff
 
 from games.models import Game
+from oracle_site.ratelimit import upload_throttles
 
 from . import services
 from .events import event_stream
@@ -49,6 +51,7 @@ def job_out(job: IngestJob) -> dict:
 @router.post(
     "/games/ingest",
     response={202: IngestAccepted, 400: ErrorOut, 404: ErrorOut, 413: ErrorOut, 422: ErrorOut},
+    throttle=upload_throttles(),
     url_name="oracle-ingest-create",
 )
 def create_ingest(request, pdf: File[UploadedFile], data: Form[IngestIn]):
@@ -137,7 +140,8 @@ async def stream_job_events(request, job_id: UUID, last_event_id: int = 0):
     start = int(header) if header.isdigit() else last_event_id
     collection = job.booklet.collection
     response = StreamingHttpResponse(
-        event_stream(job.pk, start, on_done=lambda: sync_index(collection)), content_type="text/event-stream"
+        event_stream(job.pk, start, on_done=lambda: sync_index(collection), heartbeat_s=settings.INGEST_SSE_HEARTBEAT_S),
+        content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"

@@ -33,7 +33,6 @@ ACTS = {
 FINAL_EVENTS = ("done", "error")
 PROGRESS_INTERVAL_S = 0.5
 POLL_INTERVAL_S = 0.5
-HEARTBEAT_S = 15.0
 
 Listener = Callable[[str, dict], None]
 
@@ -107,7 +106,7 @@ async def event_stream(
     *,
     on_done: Callable[[], None] | None = None,
     poll_s: float = POLL_INTERVAL_S,
-    heartbeat_s: float = HEARTBEAT_S,
+    heartbeat_s: float = 15.0,
 ) -> AsyncIterator[str]:
     """Replay the events after `last_event_id`, then follow the job until it ends."""
     yield "retry: 2000\n\n"

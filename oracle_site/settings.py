@@ -309,6 +309,7 @@ PAGE_IMAGES_DPI = env_int("PAGE_IMAGES_DPI", 300)
 CONFLICT_SIMILARITY_THRESHOLD = env_float("CONFLICT_SIMILARITY_THRESHOLD", 0.65)
 INGEST_EMBED_BATCH = env_int("INGEST_EMBED_BATCH", 32)
 INGEST_LLM_CONCURRENCY = env_int("INGEST_LLM_CONCURRENCY", 10)
+INGEST_SSE_HEARTBEAT_S = env_float("INGEST_SSE_HEARTBEAT_S", 15.0)  # comment line while a job is idle
 
 # --- Asking ----------------------------------------------------------------------------------
 
