@@ -71,14 +71,14 @@ def citation_html(match: re.Match, booklets: list[BookletRef]) -> SafeString:
     quote_html = format_html(' <q class="citation-quote">{}</q>', quote) if quote else ""
     return format_html(
         '<a class="citation" href="{}" data-viewer-url="{}" data-page="{}" data-booklet-id="{}"'
-        ' title="{}">📖 {}</a>{}',
+        ' title="{}">{}</a>{}',
         pdf_url, viewer_url, page, ref.id, _("Ouvrir le livret à cette page"), label, quote_html,
     )
 
 
 def card_html(match: re.Match) -> SafeString:
     name = match["name"].strip()
-    return format_html('<span class="card-chip" data-card="{}">🃏 {}</span>', name, name)
+    return format_html('<span class="card-chip" data-card="{}">{}</span>', name, name)
 
 
 def render_answer(text: str, booklets: list[BookletRef]) -> SafeString:

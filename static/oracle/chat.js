@@ -291,7 +291,7 @@ turns.addEventListener("click", (event) => {
 function openViewer(link) {
   pane.hidden = false;
   document.body.classList.add("viewer-open");
-  document.getElementById("viewer-title").textContent = link.textContent.replace("📖", "").trim();
+  document.getElementById("viewer-title").textContent = link.textContent.trim();
   document.getElementById("viewer-open").href = link.href;
   frame.src = link.dataset.viewerUrl;
 }

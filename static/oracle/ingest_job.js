@@ -34,7 +34,7 @@ function showAct(data) {
   const row = actRow(data);
   const state = data.state || "progress";
   row.dataset.state = state;
-  row.querySelector(".act-state").textContent = state === "done" ? "✓" : "⏳";
+  row.querySelector(".act-state").textContent = state === "done" ? "✓" : "…";
   row.querySelector(".act-label").textContent = data.label || data.act;
   const progress = row.querySelector("progress");
   if (typeof data.total === "number" && data.total > 0) {
@@ -69,7 +69,7 @@ function showResting(data) {
   panel.className = "scheduled-panel reason-quota";
   const text = document.createElement("p");
   text.className = "resting";
-  text.textContent = `😴 ${strings.resting.replace("HH:MM", hourMinute(data.retryAt || data.resetAt, timeZone))}`;
+  text.textContent = `${strings.resting.replace("HH:MM", hourMinute(data.retryAt || data.resetAt, timeZone))}`;
   panel.appendChild(text);
   slot.replaceChildren(panel);
   setStatus("scheduled", statusLabel.textContent);
@@ -81,7 +81,7 @@ function showPlanned(data) {
   panel.className = "scheduled-panel reason-user";
   const text = document.createElement("p");
   text.className = "planned";
-  text.textContent = `🕰️ ${strings.planned.replace("HH:MM", hourMinute(data.scheduledAt, timeZone))}`;
+  text.textContent = `${strings.planned.replace("HH:MM", hourMinute(data.scheduledAt, timeZone))}`;
   const cancel = document.createElement("button");
   cancel.type = "button";
   cancel.className = "secondary cancel-scheduled";
@@ -93,7 +93,7 @@ function showPlanned(data) {
 
 function addWarning(data) {
   const item = document.createElement("li");
-  item.textContent = `⚠️ ${data.message || data.detail || JSON.stringify(data)}`;
+  item.textContent = `⚠ ${data.message || data.detail || JSON.stringify(data)}`;
   document.getElementById("warnings").appendChild(item);
 }
 
