@@ -14,7 +14,7 @@ for arg in "$@"; do
 done
 
 debs=(poppler-utils tesseract-ocr tesseract-ocr-fra tesseract-ocr-eng fonts-dejavu-core)
-[ "$WITH_TEST" = 1 ] && debs+=(openssh-server openssh-client)
+[ "$WITH_TEST" = 1 ] && debs+=(openssh-server openssh-client procps)
 # Node.js may come from elsewhere than Debian (it does on these machines): only install if absent.
 [ "$WITH_TEST" = 1 ] && ! command -v npm >/dev/null && debs+=(nodejs npm)
 [ "$WITH_BROWSER" = 1 ] && debs+=(chromium)
@@ -43,4 +43,12 @@ if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -e ".[$extras]"
   touch "$stamp"
+fi
+
+# The real Claude Code CLI for the LLM backend tests (they point it at a local stand-in API).
+CLAUDE_CLI_VERSION=2.1.197
+if [ "$WITH_TEST" = 1 ] && ! var/claude-cli/node_modules/.bin/claude --version 2>/dev/null | grep -q "^$CLAUDE_CLI_VERSION "; then
+  echo "==> npm install @anthropic-ai/claude-code@$CLAUDE_CLI_VERSION (var/claude-cli)"
+  mkdir -p var/claude-cli
+  npm install --silent --no-audit --no-fund --prefix var/claude-cli "@anthropic-ai/claude-code@$CLAUDE_CLI_VERSION" >/dev/null
 fi
