@@ -1,0 +1,72 @@
+"""The Django edge of the deckbuilding mode: gathers what `rag.deckbuilding.build_deck` needs
+(store synced from the card rows, embedder, LLM, catalog look-ups) and returns the answer
+with its validation verdict and exports for the `done` event."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from oracle_site import components
+from rag.cards import fold_name, update_sticky
+from rag.deckbuilding import DeckRequest, DeckTools, build_deck
+
+from .card_indexing import card_collection, meta_collection
+from .indexing import sync_if_changed
+from .models import Card, Game
+
+
+class DeckAnswer(str):
+    """The answer text (what is persisted), carrying the extra fields of the `done` event."""
+
+    done_extra: dict
+
+    def __new__(cls, text: str, done_extra: dict):
+        answer = super().__new__(cls, text)
+        answer.done_extra = done_extra
+        return answer
+
+
+def catalog_names(game: Game) -> set[str]:
+    names = set()
+    for name, name_fr in Card.objects.filter(game=game).values_list("search_name", "search_name_fr"):
+        names.add(name)
+        names.add(name.split(" // ")[0])
+        if name_fr:
+            names.add(name_fr)
+    return names
+
+
+def hero_names(game: Game) -> list[str]:
+    """Flesh and Blood heroes as card legality names them (« Katsu », not « Katsu, the Wanderer »)."""
+    if game.card_game != Game.CardGame.FAB:
+        return []
+    heroes = Card.objects.filter(game=game, type_line__icontains="hero").values_list("name", flat=True)
+    return sorted({name.split(",")[0].split(" ")[0] for name in heroes})
+
+
+def set_names(game: Game) -> dict[str, str]:
+    return dict(Card.objects.filter(game=game).exclude(set_code="").values_list("set_code", "set_name").distinct())
+
+
+def ask_deckbuilding(*, game: Game, question: str, mentioned_cards=(), sticky_cards=(), history=(), emit=None):
+    emit = emit or (lambda event, data: None)
+    store = components.vector_store()
+    sync_if_changed(store, [card_collection(game), meta_collection(game)])
+    known = catalog_names(game)
+    request = DeckRequest(
+        game=game.card_game, question=question, fresh=list(mentioned_cards), sticky=list(sticky_cards),
+        history=list(history), set_names=set_names(game), heroes=hero_names(game),
+    )  # fmt: skip
+    tools = DeckTools(
+        store=store, embedder=components.embedder(), llm=components.llm_backend(),
+        card_collection=card_collection(game), meta_collection=meta_collection(game),
+        is_known=lambda name: fold_name(name) in known,
+        model=getattr(settings, "DECK_ANSWER_MODEL", "opus"), timeout=getattr(settings, "ASK_ANSWER_TIMEOUT_S", None),
+    )  # fmt: skip
+    result = build_deck(request, tools, emit)
+    sticky = update_sticky(
+        [c["card_name"] for c in sticky_cards],
+        [c["card_name"] for c in mentioned_cards] + [name for name in result.deck.copies()],
+        deck_discussed=True,
+    )
+    return DeckAnswer(result.text, {**result.done_payload(), "stickyCardMentions": sticky})

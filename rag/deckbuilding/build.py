@@ -1,0 +1,213 @@
+"""The deckbuilding pipeline (spec « Mode deckbuilding », steps 3–10): spec, anchors, synergy
+retrieval, eligible pool, inspiration decklists, role candidates, prompt, generation with up
+to 2 retries (a visible separator streamed before each), parsing and validation. Without an
+LLM the deck is built from the pool (offline.py) so the mode always answers."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field, replace
+from typing import Callable, Sequence
+
+from rag.cards import auto_wrap_card_mentions, build_wrap_aliases, fold_name
+from rag.llm.base import LLMError
+from rag.synergy import Decomposition, decompose, synergy_search
+
+from .export import exports_for
+from .offline import build_offline_deck, render_deck_markdown
+from .parse_validate import ParsedDeck, Verdict, parse_deck_response, validate_deck
+from .pool import eligible_pool, fetch_inspiration_decklists, inspiration_counts, select_role_candidates
+from .prompt import DECKBUILDING_SYSTEM_PROMPT, RETRY_SEPARATOR, build_deck_prompt, format_retry_prompt
+from .spec import DeckSpec, default_spec, request_spec
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIES = 2
+Emit = Callable[[str, dict], None]
+
+
+@dataclass
+class DeckRequest:
+    game: str  # "mtg" | "fab" | "riftbound"
+    question: str
+    fresh: Sequence[dict] = ()
+    sticky: Sequence[dict] = ()
+    history: Sequence[dict] = ()
+    set_names: dict[str, str] = field(default_factory=dict)
+    heroes: Sequence[str] = ()
+
+    @property
+    def anchors(self) -> list[dict]:
+        """Fresh then sticky mentions, once each: all are mandatory in the deck."""
+        seen, anchors = set(), []
+        for card in [*self.fresh, *self.sticky]:
+            key = fold_name(card.get("card_name", ""))
+            if key and key not in seen:
+                seen.add(key)
+                anchors.append(card)
+        return anchors
+
+
+@dataclass
+class DeckTools:
+    store: object
+    embedder: object
+    llm: object
+    card_collection: str
+    meta_collection: str
+    is_known: Callable[[str], bool] | None = None
+    model: str = "opus"
+    timeout: float | None = None
+    spec_timeout: float = 30.0
+
+
+@dataclass
+class DeckResult:
+    text: str
+    spec: DeckSpec
+    spec_source: str
+    verdict: Verdict
+    deck: ParsedDeck
+    attempts: int
+    source: str  # "llm" | "offline"
+    exports: dict[str, str]
+    inspiration: list[str]
+
+    def done_payload(self) -> dict:
+        """What the `done` event carries beyond the answer: the verdict and the exports."""
+        return {
+            "deck": {
+                "validation": self.verdict.as_dict(),
+                "spec": self.spec.model_dump(),
+                "specSource": self.spec_source,
+                "attempts": self.attempts,
+                "builder": self.source,
+                "exports": self.exports,
+                "inspiration": self.inspiration,
+            }
+        }
+
+
+def _fallback_spec(request: DeckRequest, decomposition: Decomposition) -> DeckSpec:
+    anchors = request.anchors
+    colors = set(decomposition.colors)
+    domains = set(decomposition.domains)
+    for card in anchors:
+        colors.update(card.get("card_mtg_color_identity") or [])
+        domains.update(card.get("card_domains") or [])
+    hero = (decomposition.heroes or [""])[0]
+    if request.game == "fab" and not hero:
+        hero = next((h for a in anchors for h in a.get("card_legal_heroes") or []), "")
+    return default_spec(
+        request.game,
+        format=decomposition.format,
+        colors=[c for c in "WUBRG" if c in colors],
+        domains=sorted(domains),
+        hero=hero,
+        anchors=[a["card_name"] for a in anchors],
+        themes=decomposition.themes,
+    )
+
+
+def _colors_from_hits(hits, spec: DeckSpec) -> DeckSpec:
+    """No color asked nor implied by an anchor: the two colors most present among the best cards."""
+    if spec.game != "mtg" or spec.colors:
+        return spec
+    counts: dict[str, int] = {}
+    for hit in hits[:20]:
+        for color in hit.payload.get("card_mtg_color_identity") or []:
+            counts[color] = counts.get(color, 0) + 1
+    colors = sorted(counts, key=counts.get, reverse=True)[:2]
+    return spec.model_copy(update={"colors": [c for c in "WUBRG" if c in colors]})
+
+
+def prepare(request: DeckRequest, tools: DeckTools):
+    """Steps 3–9: spec, synergy hits, pool, inspiration decklists, role candidates."""
+    decomposition = decompose(request.question, tools.llm, game_kind=request.game, set_names=request.set_names,
+                              heroes=request.heroes)  # fmt: skip
+    spec, spec_source = request_spec(request.question, tools.llm, _fallback_spec(request, decomposition), tools.spec_timeout)
+    search = replace(
+        decomposition,
+        colors=tuple(spec.colors),
+        format=spec.format if request.game == "mtg" else decomposition.format,
+        domains=tuple(spec.domains),
+        sets=(),
+        extra_terms=tuple(a.get("oracle_text", "")[:200] for a in request.anchors if a.get("oracle_text")),
+    )
+    hits = synergy_search(tools.store, tools.embedder, tools.card_collection, request.question, search,
+                          game_kind=request.game, limit=60)  # fmt: skip
+    spec = _colors_from_hits(hits, spec)
+    synergy = {fold_name(h.payload.get("card_name", "")): h.score for h in hits}
+    pool = eligible_pool(tools.store, tools.card_collection, spec)
+    decklists = fetch_inspiration_decklists(tools.store, tools.embedder, tools.meta_collection, request.question, spec)
+    candidates = select_role_candidates(pool, spec, request.anchors, inspiration_counts(decklists), synergy)
+    return spec, spec_source, hits, pool, decklists, candidates
+
+
+def generate_with_retries(llm, prompt: str, spec: DeckSpec, anchors, is_known, emit: Emit, *, model: str = "opus",
+                          timeout: float | None = None, max_retries: int = MAX_RETRIES):  # fmt: skip
+    """Stream a list, validate it, ask again with the issues (at most `max_retries` times).
+    Returns (text, parsed deck, verdict, attempts); the last list is kept even if invalid."""
+    current = prompt
+    for attempt in range(1, max_retries + 2):
+        if attempt > 1:
+            emit("token", {"text": RETRY_SEPARATOR})
+        parts = []
+        for delta in llm.stream(DECKBUILDING_SYSTEM_PROMPT, current, model=model, timeout=timeout):
+            if delta:
+                parts.append(delta)
+                emit("token", {"text": delta})
+        text = "".join(parts)
+        deck = parse_deck_response(text, spec.game)
+        verdict = validate_deck(deck, spec, anchors, is_known)
+        if verdict.valid or attempt > max_retries:
+            break
+        log.info("deck attempt %d invalid: %s", attempt, "; ".join(verdict.issues))
+        current = format_retry_prompt(prompt, verdict.issues, spec)
+    if not verdict.valid:
+        log.warning("deck still invalid after %d attempts: %s", attempt, "; ".join(verdict.issues))
+    return text, deck, verdict, attempt
+
+
+def _offline_text(request: DeckRequest, spec: DeckSpec, candidates, decklists) -> tuple[str, ParsedDeck]:
+    deck = build_offline_deck(spec, candidates, request.anchors)
+    colors = "/".join(spec.colors or spec.domains) or spec.hero
+    title = f"Deck {spec.format} {colors} ({spec.summary()})".replace("  ", " ")
+    notes = [
+        "",
+        "_Liste construite sans LLM à partir du pool éligible : chaque rôle est rempli par les cartes "
+        "obligatoires, puis celles des decklists de tournoi proches, puis les meilleures synergies._",
+    ]
+    if request.anchors:
+        notes.append("Cartes obligatoires incluses : " + ", ".join(f"[[card:{a['card_name']}]]" for a in request.anchors) + ".")
+    if decklists:
+        notes.append("Inspiration : " + ", ".join(d.get("deck_name", "") for d in decklists) + ".")
+    return render_deck_markdown(deck, spec, title) + "\n".join(notes) + "\n", deck
+
+
+def build_deck(request: DeckRequest, tools: DeckTools, emit: Emit) -> DeckResult:
+    spec, spec_source, hits, pool, decklists, candidates = prepare(request, tools)
+    anchors = request.anchors
+    source, attempts = "offline", 1
+    if getattr(tools.llm, "available", False):
+        prompt = build_deck_prompt(request.question, spec, anchors, request.fresh, request.sticky, decklists,
+                                   candidates, [h.payload for h in hits[:15]], request.history)  # fmt: skip
+        try:
+            text, deck, verdict, attempts = generate_with_retries(
+                tools.llm, prompt, spec, anchors, tools.is_known, emit, model=tools.model, timeout=tools.timeout
+            )
+            source = "llm"
+        except LLMError as exc:
+            log.warning("deck generation failed, built offline instead: %s", exc)
+            emit("token", {"text": RETRY_SEPARATOR})
+    if source == "offline":
+        text, deck = _offline_text(request, spec, candidates, decklists)
+        verdict = validate_deck(deck, spec, anchors, tools.is_known)
+        emit("token", {"text": text})
+    cards_by_name = {c["card_name"]: c for c in [*pool, *anchors]}
+    deck_cards = [cards_by_name[name] for name in deck.copies() if name in cards_by_name]
+    text = auto_wrap_card_mentions(text, build_wrap_aliases([*anchors, *deck_cards]))
+    return DeckResult(
+        text=text, spec=spec, spec_source=spec_source, verdict=verdict, deck=deck, attempts=attempts, source=source,
+        exports=exports_for(spec.game, deck, cards_by_name), inspiration=[d.get("deck_name", "") for d in decklists],
+    )  # fmt: skip

@@ -1,0 +1,144 @@
+"""DeckSpec: what the deck must be (format, section sizes, copy limit, roles, anchors), from
+the LLM's JSON when it validates against the schema, else the game's defaults
+(MTG Standard 60+15 max 4; Riftbound 40+0, max 3, 12 runes, 3 battlefields; FAB CC 60+0 max 3)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError, model_validator
+
+log = logging.getLogger(__name__)
+
+GameKind = Literal["mtg", "fab", "riftbound"]
+
+# Main-deck roles per game, with the French heading each gets in the decklist.
+ROLES = {
+    "mtg": {"creatures": "Créatures", "spells": "Sorts", "lands": "Terrains"},
+    "riftbound": {"units": "Unités", "spells": "Sorts", "gear": "Équipements"},
+    "fab": {
+        "attacks": "Actions d'attaque",
+        "actions": "Actions",
+        "defense_reactions": "Réactions de défense",
+        "instants": "Éphémères",
+    },
+}
+DEFAULTS = {
+    "mtg": dict(format="standard", main=60, sideboard=15, max_copies=4,
+                roles={"creatures": 20, "spells": 16, "lands": 24}),
+    "riftbound": dict(format="constructed", main=40, sideboard=0, max_copies=3, runes=12, battlefields=3,
+                      roles={"units": 26, "spells": 10, "gear": 4}),
+    "fab": dict(format="classic constructed", main=60, sideboard=0, max_copies=3,
+                roles={"attacks": 32, "actions": 12, "defense_reactions": 10, "instants": 6}),
+}  # fmt: skip
+MTG_LIMITED_FORMATS = {"commander": (100, 0, 1), "brawl": (60, 0, 1), "standardbrawl": (60, 0, 1)}
+
+
+class DeckSpec(BaseModel):
+    game: GameKind
+    format: str = Field(min_length=1, max_length=40)
+    colors: list[Literal["W", "U", "B", "R", "G"]] = []
+    domains: list[str] = []
+    hero: str = ""
+    main: int = Field(ge=20, le=250)
+    sideboard: int = Field(default=0, ge=0, le=30)
+    runes: int = Field(default=0, ge=0, le=30)
+    battlefields: int = Field(default=0, ge=0, le=10)
+    max_copies: int = Field(ge=1, le=99)
+    roles: dict[str, int] = {}
+    anchors: list[str] = []
+    archetype: str = ""
+    themes: list[str] = []
+
+    @model_validator(mode="after")
+    def roles_fill_the_main_deck(self):
+        known = ROLES[self.game]
+        if not self.roles or any(r not in known or n < 0 for r, n in self.roles.items()):
+            self.roles = _scaled_roles(self.game, self.main)
+        elif sum(self.roles.values()) != self.main:
+            raise ValueError(f"roles add up to {sum(self.roles.values())}, not {self.main}")
+        return self
+
+    def section_sizes(self) -> dict[str, int]:
+        sizes = {"main": self.main, "sideboard": self.sideboard}
+        if self.game == "riftbound":
+            sizes.update(runes=self.runes, battlefields=self.battlefields)
+        return sizes
+
+    def summary(self) -> str:
+        parts = [str(self.main), str(self.sideboard)]
+        if self.runes:
+            parts.append(f"{self.runes} runes")
+        if self.battlefields:
+            parts.append(f"{self.battlefields} champs de bataille")
+        return " + ".join(parts)
+
+
+def _scaled_roles(game: str, main: int) -> dict[str, int]:
+    base = DEFAULTS[game]["roles"]
+    total = sum(base.values())
+    roles = {role: round(count * main / total) for role, count in base.items()}
+    first = next(iter(roles))
+    roles[first] += main - sum(roles.values())
+    return roles
+
+
+def default_spec(game: str, *, format: str = "", colors=(), domains=(), hero: str = "", anchors=(), themes=()) -> DeckSpec:
+    """The game's defaults, with what the question and the anchors already tell."""
+    values = {**DEFAULTS[game], "game": game}
+    if format:
+        values["format"] = format
+        if game == "mtg" and format in MTG_LIMITED_FORMATS:
+            values["main"], values["sideboard"], values["max_copies"] = MTG_LIMITED_FORMATS[format]
+            values["roles"] = {}
+    return DeckSpec(**values, colors=list(colors), domains=list(domains), hero=hero,
+                    anchors=list(anchors), themes=list(themes))  # fmt: skip
+
+
+SPEC_SYSTEM_PROMPT = (
+    "Tu prépares la construction d'un deck. Réponds uniquement par un objet JSON avec les clés : "
+    "game, format, colors (lettres WUBRG, Magic), domains (Riftbound), hero (Flesh and Blood), main, "
+    "sideboard, runes, battlefields, max_copies, roles (rôle → nombre de cartes, somme = main), "
+    "anchors, archetype, themes. Aucune prose."
+)
+
+
+def spec_prompt(question: str, fallback: DeckSpec) -> str:
+    return (
+        f"Question du joueur : {question}\n\n"
+        f"Valeurs par défaut du jeu (à garder sauf demande explicite) :\n{fallback.model_dump_json()}\n"
+        f"Rôles possibles : {', '.join(ROLES[fallback.game])}."
+    )
+
+
+def parse_spec(raw: str, fallback: DeckSpec) -> DeckSpec | None:
+    """The LLM's spec if its JSON validates, else None. Anchors and the game are ours, not its."""
+    match = re.search(r"\{.*\}", raw or "", re.S)
+    if not match:
+        return None
+    try:
+        data = json.loads(match.group(0))
+        data.update(game=fallback.game, anchors=fallback.anchors)
+        for key in ("colors", "domains", "hero", "themes"):
+            if not data.get(key):
+                data[key] = getattr(fallback, key)
+        return DeckSpec.model_validate(data)
+    except (ValueError, ValidationError, TypeError) as exc:
+        log.info("deck spec from the LLM rejected: %s", exc)
+        return None
+
+
+def request_spec(question: str, llm, fallback: DeckSpec, timeout: float = 30.0) -> tuple[DeckSpec, str]:
+    """(spec, "llm" | "defaults")."""
+    if llm is None or not getattr(llm, "available", False):
+        return fallback, "defaults"
+    try:
+        raw = llm.complete(SPEC_SYSTEM_PROMPT, spec_prompt(question, fallback), model="haiku", timeout=timeout)
+    except Exception as exc:  # an LLM failure never blocks the deck: defaults
+        log.info("deck spec call failed, defaults used: %s", exc)
+        return fallback, "defaults"
+    spec = parse_spec(raw, fallback)
+    return (spec, "llm") if spec else (fallback, "defaults")

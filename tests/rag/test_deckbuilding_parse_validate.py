@@ -1,0 +1,66 @@
+from rag.deckbuilding.parse_validate import parse_deck_response, validate_deck
+from rag.deckbuilding.spec import default_spec
+
+ANSWER = """Voici un deck Simic tempo. Je recommande 4 [[card:Opt]] mais ce n'est pas une ligne de liste.
+
+### Créatures (8)
+4× [[card:Llanowar Elves]]
+- 4x [[card:Academy Drake]]
+
+### Sorts (4)
+4X [[card:Opt]]
+
+### Terrains (48)
+24× [[card:Forêt]]
+24× [[card:Island]]
+
+### Sideboard (15)
+3× [[card:Syncopate]]
+12 [[card:Negate]]
+"""
+
+
+def test_only_quantity_lines_with_a_multiplication_sign_count():
+    deck = parse_deck_response(ANSWER)
+    assert deck.total("main") == 60
+    assert deck.sections["sideboard"] == [(3, "Syncopate")]  # « 12 [[card:Negate]] » has no ×
+    assert [name for _, name in deck.roles["Créatures"]] == ["Llanowar Elves", "Academy Drake"]
+
+
+def test_valid_list_passes_with_basic_lands_beyond_the_copy_limit():
+    spec = default_spec("mtg").model_copy(update={"sideboard": 3})
+    verdict = validate_deck(parse_deck_response(ANSWER), spec)
+    assert verdict.valid, verdict.issues
+
+
+def test_totals_copy_limits_and_missing_anchors_are_issues():
+    text = "### Créatures\n5× [[card:Llanowar Elves]]\n50× [[card:Forest]]\n### Sideboard\n4× [[card:Llanowar Elves]]\n"
+    anchors = [{"card_name": "Academy Drake", "card_name_fr": "Drakôn de l'Académie"}]
+    verdict = validate_deck(parse_deck_response(text), default_spec("mtg"), anchors)
+    assert not verdict.valid
+    assert "Deck principal : 55 cartes au lieu de 60." in verdict.issues
+    assert "Sideboard : 4 cartes au lieu de 15." in verdict.issues
+    assert "Llanowar Elves : 9 exemplaires, le maximum est 4." in verdict.issues
+    assert "Carte obligatoire absente : Academy Drake." in verdict.issues
+
+
+def test_an_anchor_written_with_its_french_name_counts():
+    anchors = [{"card_name": "Academy Drake", "card_name_fr": "Drakôn de l'Académie"}]
+    deck = parse_deck_response("1× [[card:Drakôn de l'Académie]]")
+    assert not any("obligatoire" in i for i in validate_deck(deck, default_spec("mtg"), anchors).issues)
+
+
+def test_unknown_cards_are_warnings_not_issues():
+    spec = default_spec("mtg").model_copy(update={"sideboard": 0})
+    deck = parse_deck_response("4× [[card:Black Lotus Deluxe]]\n56× [[card:Island]]")
+    verdict = validate_deck(deck, spec, known=lambda name: name != "Black Lotus Deluxe")
+    assert verdict.valid
+    assert verdict.warnings == ["Carte inconnue du catalogue : Black Lotus Deluxe."]
+
+
+def test_riftbound_sections_runes_and_battlefields_are_counted_apart():
+    text = "### Unités (40)\n3× [[card:A]]\n37× [[card:B]]\n### Runes (12)\n6× [[card:Fury Rune]]\n6× [[card:Chaos Rune]]\n" \
+           "### Champs de bataille (3)\n1× [[card:X]]\n1× [[card:Y]]\n"
+    verdict = validate_deck(parse_deck_response(text), default_spec("riftbound"))
+    assert verdict.totals == {"main": 40, "sideboard": 0, "runes": 12, "battlefields": 2}
+    assert verdict.issues == ["Champs de bataille : 2 cartes au lieu de 3.", "B : 37 exemplaires, le maximum est 3."]

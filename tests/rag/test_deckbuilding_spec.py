@@ -1,0 +1,51 @@
+import json
+
+from rag.deckbuilding.spec import default_spec, parse_spec, request_spec
+
+
+class ReplayedLLM:
+    name, available = "replay", True
+
+    def __init__(self, answer):
+        self.answer = answer
+
+    def complete(self, system, prompt, *, model="sonnet", timeout=None):
+        return self.answer
+
+
+def test_per_game_defaults():
+    mtg, rift, fab = default_spec("mtg"), default_spec("riftbound"), default_spec("fab")
+    assert (mtg.format, mtg.main, mtg.sideboard, mtg.max_copies) == ("standard", 60, 15, 4)
+    assert (rift.main, rift.sideboard, rift.max_copies, rift.runes, rift.battlefields) == (40, 0, 3, 12, 3)
+    assert (fab.format, fab.main, fab.sideboard, fab.max_copies) == ("classic constructed", 60, 0, 3)
+    assert sum(mtg.roles.values()) == 60 and sum(rift.roles.values()) == 40
+
+
+def test_commander_default_is_a_hundred_singletons():
+    spec = default_spec("mtg", format="commander")
+    assert (spec.main, spec.sideboard, spec.max_copies, sum(spec.roles.values())) == (100, 0, 1, 100)
+
+
+def test_valid_llm_spec_is_used_and_keeps_our_anchors():
+    fallback = default_spec("mtg", anchors=["Academy Drake"])
+    answer = json.dumps({"game": "mtg", "format": "pioneer", "colors": ["U"], "main": 60, "sideboard": 15,
+                         "max_copies": 4, "roles": {"creatures": 16, "spells": 20, "lands": 24}, "anchors": []})
+    spec, source = request_spec("un deck bleu pioneer", ReplayedLLM("```json\n" + answer + "\n```"), fallback)
+    assert source == "llm" and spec.format == "pioneer" and spec.roles["spells"] == 20
+    assert spec.anchors == ["Academy Drake"]
+
+
+def test_invalid_llm_spec_falls_back_to_the_game_defaults():
+    fallback = default_spec("riftbound")
+    bad_sizes = json.dumps({"format": "x", "main": 5, "max_copies": 3})
+    bad_roles = json.dumps({"format": "x", "main": 40, "max_copies": 3, "roles": {"units": 10, "spells": 10}})
+    for answer in ("je ne sais pas", bad_sizes, bad_roles):
+        assert parse_spec(answer, fallback) is None
+        spec, source = request_spec("un deck", ReplayedLLM(answer), fallback)
+        assert source == "defaults" and spec == fallback
+
+
+def test_no_llm_means_defaults():
+    from rag.llm.base import NoLLM
+
+    assert request_spec("un deck", NoLLM(), default_spec("fab"))[1] == "defaults"
