@@ -65,7 +65,8 @@ def replace_booklet_rows(job, booklet: Booklet, rows: list[Chunk]) -> int:
     Chunk.objects.filter(ingest_job=job).delete()  # leftovers of an interrupted attempt
     Chunk.objects.bulk_create(rows, batch_size=BULK_BATCH)
     with transaction.atomic():
-        removed, _ = Chunk.objects.of_booklet(booklet).exclude(ingest_job=job).delete()
+        # Forum chunks share the base collection but not the PDF: the BGG sync owns them.
+        removed, _ = Chunk.objects.of_booklet(booklet).exclude(ingest_job=job).exclude(is_forum=True).delete()
         mark_changed(booklet.collection)
     return removed
 

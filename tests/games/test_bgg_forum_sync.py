@@ -8,7 +8,7 @@ from games.models import Chunk, IndexState
 from oracle_site import components
 from rag.sparse import query_vector
 from tests.factories import ChunkFactory, GameFactory
-from tests.games.bgg_replay import XML_DIR, fake_bgg  # noqa: F401  (fixture)
+from tests.games.bgg_replay import XML_DIR, fake_bgg, private_cache  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db
 
@@ -136,3 +136,17 @@ def test_metadata_is_stored_on_the_game_and_summarised_for_answers(fake_bgg, scy
     assert scythe.bgg_synced_at is not None
     summary = bgg_sync.metadata_summary(scythe)
     assert "Economic" in summary and "1-5" in summary
+
+
+def test_reingesting_the_rulebook_keeps_the_forum_chunks(fake_bgg, scythe, tmp_path):
+    from ingest import services
+    from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
+
+    sync(scythe)
+    job = services.create_ingest(pdf_path_or_file=rulebook_pdf(tmp_path / "scythe.pdf", LOREM_RULES), game=scythe)
+    services.enqueue(job)
+
+    job.refresh_from_db()
+    assert job.status == "done", job.error
+    assert Chunk.objects.filter(game=scythe, is_forum=True).count() == 2
+    assert Chunk.objects.filter(game=scythe, is_forum=False).count() == job.stats["chunks"]

@@ -1,0 +1,37 @@
+"""`manage.py sync_bgg [--game SLUG] [--metadata-only]`: what the daily schedule does, now."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games import bgg_sync
+from games.models import Game
+from rag.bgg import BggError
+
+
+class Command(BaseCommand):
+    help = "Fetch BoardGameGeek metadata and Rules-forum threads of games with a BGG id."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--game", help="slug of one game (default: every game with a BGG id)")
+        parser.add_argument("--metadata-only", action="store_true", help="skip the forum")
+
+    def handle(self, *args, game=None, metadata_only=False, **options):
+        try:
+            client = bgg_sync.client_from_settings()
+        except bgg_sync.BggDisabled as exc:
+            raise CommandError(str(exc)) from None
+        games = Game.objects.exclude(bgg_id=None)
+        if game:
+            games = games.filter(slug=game)
+            if not games:
+                raise CommandError(f"no game {game!r} with a BGG id")
+        try:
+            for one in games:
+                report = bgg_sync.sync_game(one, client, forum=not metadata_only)
+                self.stdout.write(
+                    f"{one.slug}: {report.created} new, {report.updated} updated, "
+                    f"{report.unchanged} unchanged forum threads {report.error}".rstrip()
+                )
+        except BggError as exc:
+            raise CommandError(str(exc)) from None
+        finally:
+            client.close()
