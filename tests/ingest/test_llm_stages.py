@@ -1,0 +1,119 @@
+"""LLM stages (contexts, conflict types): parallel calls, a per-booklet cache, and a cache
+flushed before a quota error propagates so a resumed job asks only what is missing."""
+
+import json
+import threading
+from datetime import datetime, timezone
+
+import numpy as np
+import pytest
+
+from ingest.stages import conflicts
+from ingest.stages.chunk import ChunkDraft, Piece
+from ingest.stages.context import contextualise
+from rag.llm.base import ClaudeQuotaError, HealthReport, LLMError
+from rag.sparse import document_vector
+
+
+class ScriptedLLM:
+    """Answers `complete` from a function; counts calls. (The LLM service is the one thing
+    that cannot run here; real backends are tested against recorded streams elsewhere.)"""
+
+    name = "scripted"
+    available = True
+
+    def __init__(self, answer):
+        self.answer = answer
+        self.prompts: list[str] = []
+        self._lock = threading.Lock()
+
+    def complete(self, system, prompt, *, model="sonnet", timeout=None) -> str:
+        with self._lock:
+            self.prompts.append(prompt)
+            count = len(self.prompts)
+        return self.answer(prompt, count)
+
+    def stream(self, *args, **kwargs):
+        yield self.complete(*args[:2])
+
+    def health(self):
+        return HealthReport(status="ok")
+
+
+def drafts(n: int) -> list[ChunkDraft]:
+    return [
+        ChunkDraft(pieces=[Piece(f"Règle {i} : le joueur actif fait l'action numéro {i}.", 1)], hierarchy_path=f"Chapitre {i}")
+        for i in range(n)
+    ]
+
+
+def run_contexts(chunks, llm, cache_dir, concurrency=4):
+    return contextualise(
+        chunks, game="Heat", booklet="Règles", slug="heat", llm=llm, cache_dir=cache_dir, concurrency=concurrency
+    )
+
+
+def test_contexts_come_from_the_llm_and_are_cached(tmp_path):
+    llm = ScriptedLLM(lambda prompt, n: "Ce passage décrit une action du tour.")
+    chunks = drafts(12)
+
+    assert run_contexts(chunks, llm, tmp_path) == 12
+    assert chunks[3].context == "Heat / Règles / Chapitre 3. Ce passage décrit une action du tour."
+    assert len(llm.prompts) == 12
+
+    again = ScriptedLLM(lambda prompt, n: "autre chose")
+    fresh = drafts(12)
+    run_contexts(fresh, again, tmp_path)
+    assert again.prompts == [] and fresh[3].context.endswith("une action du tour.")
+
+
+def test_quota_error_flushes_answered_contexts_before_propagating(tmp_path):
+    reset = datetime(2026, 11, 30, 3, 0, tzinfo=timezone.utc)
+
+    def quota_after_five(prompt, count):
+        if count > 5:
+            raise ClaudeQuotaError(reset)
+        return f"Contexte {count}."
+
+    with pytest.raises(ClaudeQuotaError):
+        run_contexts(drafts(30), ScriptedLLM(quota_after_five), tmp_path, concurrency=1)
+
+    cache = json.loads((tmp_path / "contexts-v2-heat.json").read_text())
+    assert len(cache) == 5  # fewer than the 10 that trigger a periodic save: the flush kept them
+    resumed = ScriptedLLM(lambda prompt, n: "Contexte repris.")
+    run_contexts(drafts(30), resumed, tmp_path)
+    assert len(resumed.prompts) == 25
+
+
+def test_a_failing_call_falls_back_to_the_offline_context(tmp_path):
+    def flaky(prompt, count):
+        if "Règle 2 " in prompt:
+            raise LLMError("timeout")
+        return "Situé."
+
+    chunks = drafts(4)
+    run_contexts(chunks, ScriptedLLM(flaky), tmp_path)
+
+    assert chunks[2].context == "Heat / Règles / Chapitre 2"
+    assert chunks[1].context.endswith("Situé.")
+
+
+def test_conflicts_are_typed_by_the_llm_with_a_summary(tmp_path):
+    base_texts = ["Une carte Boost ajoute une carte piochée au déplacement.", "La partie dure trois tours."]
+    rng = np.random.default_rng(0)
+    base_vectors = rng.normal(size=(2, 8)).astype("float32")
+    base_vectors /= np.linalg.norm(base_vectors, axis=1, keepdims=True)
+    base = [
+        conflicts.BaseChunk(f"00000000-0000-0000-0000-00000000000{i}", t, i + 3, base_vectors[i], document_vector(t))
+        for i, t in enumerate(base_texts)
+    ]
+    ext_text = "Une carte Boost ajoute désormais deux cartes piochées au déplacement."
+    found = conflicts.find_candidates([ext_text], base_vectors[:1], [document_vector(ext_text)], base, 0.65)
+    llm = ScriptedLLM(lambda prompt, n: 'Voici : {"type": "modifies", "summary": "Le Boost pioche deux cartes."}')
+
+    classes = conflicts.classify([ext_text], found, {b.id: b.text for b in base}, llm=llm, slug="ext", cache_dir=tmp_path, concurrency=2)
+    notes = conflicts.annotations(found[0], classes[0])
+
+    assert notes["conflict_type"] == "modifies" and notes["conflict_summary"] == "Le Boost pioche deux cartes."
+    assert notes["conflict_base_chunk_id"] == base[0].id and notes["conflict_base_page"] == 3
+    assert (tmp_path / "conflicts-v1-ext.json").exists()
