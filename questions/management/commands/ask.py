@@ -1,0 +1,46 @@
+"""`manage.py ask --game SLUG [--ext SLUG…] "question"`: ask from the terminal, streamed."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.models import Extension, Game
+from questions.services import answer_question, create_question
+
+
+class Command(BaseCommand):
+    help = "Ask the Oracle a question about a game; the answer streams to the terminal."
+
+    def add_arguments(self, parser):
+        parser.add_argument("question")
+        parser.add_argument("--game", required=True, help="slug of the game")
+        parser.add_argument("--ext", action="append", default=[], help="slug of a booklet to include (repeatable)")
+        parser.add_argument("--sources", action="store_true", help="list the passages found")
+
+    def handle(self, *args, question, game, ext, sources, **options):
+        game_obj = Game.objects.filter(slug=game).first()
+        if game_obj is None:
+            raise CommandError(f"unknown game {game!r}")
+        extensions = list(Extension.objects.filter(game=game_obj, slug__in=ext))
+        missing = set(ext) - {e.slug for e in extensions}
+        if missing:
+            raise CommandError(f"unknown booklet(s) of {game}: {', '.join(sorted(missing))}")
+        asked = create_question(game=game_obj, text=question, extensions=extensions)
+        failed = []
+
+        def show(name, data):
+            if name == "phase":
+                self.stderr.write(f"… {data['label']}")
+            elif name == "context" and sources:
+                for chunk in data["chunks"]:
+                    self.stderr.write(f"  [{chunk['booklet']}, p.{chunk['pages']}] {chunk['score']:.3f} {chunk['hierarchy_path']}")
+            elif name == "token":
+                self.stdout.write(data["text"], ending="")
+                self.stdout.flush()
+            elif name == "done":
+                self.stdout.write("")
+                self.stderr.write(f"bestScore {data['bestScore']}  question {data['questionId']}")
+            elif name == "error":
+                failed.append(data["message"])
+
+        answer_question(asked.pk, show)
+        if failed:
+            raise CommandError(failed[0])

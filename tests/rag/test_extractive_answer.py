@@ -1,0 +1,99 @@
+"""The extractive answerer (no LLM): verbatim quotes cited on the page where they stand,
+grouped by booklet, an overriding expansion rule before the base rule, and a plain
+statement instead of noise when nothing relevant was found."""
+
+import re
+
+from rag import prompts
+from rag.answer import build_user_prompt, extractive_answer, page_of_offset
+from rag.retrieve import BookletRef, RetrievedChunk, retrieve
+from tests.rag.corpus import BASE, BASE_PAGES, EXPANSION, EXPANSION_PAGES, embedder, memory_store
+
+CITATION = re.compile(r'\[(?P<booklet>[^\[\],]+), p\.(?P<page>\d+) : "(?P<quote>[^"]+)"\]')
+
+PAGE_3 = "Tour de jeu\nLe joueur actif pioche deux cartes au début de son tour. Il joue ensuite une carte. "
+PAGE_4 = "Les cartes Boost se jouent après le mouvement. Une carte Boost ajoute quatre cases au déplacement."
+SPANNING = BookletRef("rules_heat", "heat", "HEAT", "base")
+
+
+def spanning_chunk(score=1.0, dense=0.9):
+    payload = {"text": PAGE_3 + PAGE_4, "page_start": 3, "page_end": 4,
+               "page_offsets": [[3, 0], [4, len(PAGE_3)]], "hierarchy_path": "Règles > Tour"}
+    return RetrievedChunk(id="c1", booklet=SPANNING, payload=payload, score=score, fusion_score=score, dense_score=dense)
+
+
+def page_text(page: int) -> str:
+    return {3: PAGE_3, 4: PAGE_4}[page]
+
+
+def citations(answer):
+    return [m.groupdict() for m in CITATION.finditer(answer)]
+
+
+def test_quote_on_the_second_page_of_a_chunk_cites_that_page():
+    answer = extractive_answer("Combien de cases ajoute une carte Boost ?", [spanning_chunk()], best_score=0.9, min_score=0.8)
+    [cited] = citations(answer)
+    assert cited["booklet"] == "HEAT" and cited["page"] == "4"
+    assert cited["quote"] in " ".join(page_text(4).split())
+
+
+def test_quote_on_the_first_page_cites_the_first_page():
+    answer = extractive_answer("Combien de cartes pioche le joueur actif ?", [spanning_chunk()], best_score=0.9, min_score=0.8)
+    [cited] = citations(answer)
+    assert cited["page"] == "3" and cited["quote"] in " ".join(page_text(3).split())
+
+
+def test_page_of_offset_follows_page_offsets():
+    chunk = spanning_chunk()
+    assert page_of_offset(chunk, 0) == 3
+    assert page_of_offset(chunk, len(PAGE_3) - 1) == 3
+    assert page_of_offset(chunk, len(PAGE_3)) == 4
+
+
+def test_every_citation_is_verbatim_on_its_page_for_real_retrieval():
+    store = memory_store()
+    pages = {("Course Folle", p): t for p, t in BASE_PAGES.items()}
+    pages |= {("Heavy Rain", p): t for p, t in EXPANSION_PAGES.items()}
+    for question in ("Combien de cartes Chaleur défausse-t-on sous la pluie ?", "Which tyres can I choose?",
+                     "Comment se termine la partie ?"):
+        found = retrieve(question, store=store, embedder=embedder(), booklets=[BASE, EXPANSION])
+        answer = extractive_answer(question, found.chunks, best_score=found.best_score, min_score=0.8, embedder=embedder())
+        cited = citations(answer)
+        assert cited, answer
+        for c in cited:
+            assert c["quote"] in " ".join(pages[(c["booklet"], int(c["page"]))].split()), (question, c)
+
+
+def test_overriding_expansion_rule_comes_before_the_base_rule_it_replaces():
+    store = memory_store()
+    question = "Combien de cartes Chaleur défausse-t-on quand on dépasse la limite de vitesse dans un virage ?"
+    found = retrieve(question, store=store, embedder=embedder(), booklets=[BASE, EXPANSION])
+    answer = extractive_answer(question, found.chunks, best_score=found.best_score, min_score=0.8, embedder=embedder())
+    assert answer.index("**Heavy Rain**") < answer.index("**Course Folle**")
+    assert prompts.EXTRACTIVE_OVERRIDE_NOTE.format(page=4) in answer
+    assert "discard two Heat cards per space instead of one" in answer
+    assert "une carte Chaleur pour chaque case de dépassement" in answer
+
+
+def test_nothing_relevant_gives_a_plain_statement_not_noise():
+    store = memory_store()
+    question = "Quelle est la recette de la tarte aux pommes ?"
+    found = retrieve(question, store=store, embedder=embedder(), booklets=[BASE, EXPANSION])
+    answer = extractive_answer(question, found.chunks, best_score=found.best_score, min_score=0.8)
+    assert answer == prompts.NO_ANSWER
+    assert not citations(answer)
+
+
+def test_llm_prompt_tags_booklets_and_marks_pages():
+    chunk = spanning_chunk()
+    extension = RetrievedChunk(id="e", booklet=EXPANSION, score=1, fusion_score=1, payload={
+        "text": "Rain tyres ignore the first heat penalty.", "page_start": 2, "page_end": 2,
+        "conflict_type": "modifies", "conflict_base_page": 4, "conflict_summary": "pneus pluie"})
+    prompt = build_user_prompt("Combien de cases ?", [chunk, extension], game_name="HEAT",
+                               bgg_metadata={"mechanics": ["Hand Management"]},
+                               history=[{"question": "Bonjour ?", "answer": "Bonjour."}])
+    assert "[BASE] HEAT — p.3-4 — Règles > Tour" in prompt
+    assert f"[p.4] {PAGE_4}" in prompt
+    assert "[EXT] Heavy Rain — p.2" in prompt and "Conflit avec le livret de base (modifies, p.4)" in prompt
+    assert "Mécaniques : Hand Management" in prompt
+    assert "Joueur : Bonjour ?" in prompt and prompt.endswith("QUESTION : Combien de cases ?")

