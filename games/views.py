@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import FileResponse, Http404
 from django.shortcuts import render
+from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from .models import Extension, Game
 
@@ -54,6 +55,7 @@ def booklet_owner(booklet_id: uuid.UUID) -> Game | Extension:
     return owner
 
 
+@xframe_options_sameorigin  # the chat shows the viewer (and its PDF fallback) in an iframe
 def booklet_pdf(request, booklet_id: uuid.UUID):
     if not may_read(request):
         return redirect_to_login(request.get_full_path())
@@ -65,6 +67,7 @@ def booklet_pdf(request, booklet_id: uuid.UUID):
     return FileResponse(handle, content_type="application/pdf", filename=f"{owner.slug}.pdf")
 
 
+@xframe_options_sameorigin
 def booklet_viewer(request, booklet_id: uuid.UUID):
     if not may_read(request):
         return redirect_to_login(request.get_full_path())

@@ -18,6 +18,8 @@ from pdfminer.psparser import PSException
 
 from games.models import Chunk
 from rag.llm.base import ClaudeQuotaError
+from oracle_site.pdf_guard import HostilePdf, check_pdf, limits_from_settings
+from oracle_site.recovery import job_heartbeat
 from rag.sparse import SparseVector
 
 from .events import Listener, Reporter
@@ -47,7 +49,8 @@ def run_job(job_id: str, listener: Listener | None = None) -> IngestJob:
         return job
     reporter = Reporter(job, listener)
     try:
-        stats = Pipeline(job, reporter).run()
+        with job_heartbeat(job.pk):  # a killed worker's job is requeued (oracle_site.recovery)
+            stats = Pipeline(job, reporter).run()
     except ClaudeQuotaError as err:
         from ingest.scheduling import pause_for_quota
 
@@ -115,6 +118,10 @@ class Pipeline:
         pages = []
         with self.reporter.act_scope("read", total):
             try:
+            try:
+                check_pdf(pdf, limits_from_settings())
+            except HostilePdf as exc:
+                raise IngestFailure(_("Ce PDF ne peut pas être lu sans risque : %(error)s. Corrigez ou exportez-le à nouveau, puis relancez.") % {"error": exc}) from exc
                 for page in read.read_pages(pdf):
                     pages.append(page)
                     self.reporter.progress(len(pages), max(total, len(pages)))

@@ -15,3 +15,8 @@ application = ProtocolTypeRouter({"http": django_asgi_app})
 from oracle_site.index_owner import start_index_owner  # noqa: E402
 
 start_index_owner()
+
+# Questions and ingest jobs left in progress by a killed process are failed or requeued.
+from oracle_site.recovery import start_sweeper  # noqa: E402
+
+start_sweeper()

@@ -358,6 +358,52 @@ if SECURE_HTTPS:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "SAMEORIGIN"  # the PDF viewer is framed by our own pages
 
+# --- Reliability and security: headers, rate limits, recovery, hostile PDFs (docs/reliability.md)
+
+MIDDLEWARE.insert(1, "oracle_site.security.SecurityHeadersMiddleware")  # CSP, Permissions-Policy
+X_FRAME_OPTIONS = "DENY"  # only the booklet viewer and its PDF may be framed (by our chat page)
+CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", False)
+SECURE_REFERRER_POLICY = "same-origin"  # Django's default, stated: citations link to our own pages
+
+
+def env_rate(name: str, default: str) -> str:
+    """A django-ninja rate ("10/m", "30/h", "100/d"); empty disables the limit."""
+    import re
+
+    value = os.getenv(name, default).strip()
+    if value and not re.fullmatch(r"\d+/\d*(s|sec|m|min|h|hour|d|day)", value):
+        raise ImproperlyConfigured(f"{name} must look like 10/m or 30/h (or be empty), got {value!r}")
+    return value
+
+
+RATE_LIMIT_ASK_USER = env_rate("RATE_LIMIT_ASK_USER", "10/m")
+RATE_LIMIT_ASK_IP = env_rate("RATE_LIMIT_ASK_IP", "60/m")  # a club behind one NAT shares an address
+RATE_LIMIT_UPLOAD_USER = env_rate("RATE_LIMIT_UPLOAD_USER", "30/h")
+RATE_LIMIT_UPLOAD_IP = env_rate("RATE_LIMIT_UPLOAD_IP", "60/h")
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)  # proxies whose X-Forwarded-For is believed
+RATE_LIMIT_CACHE = "ratelimit"
+# Shared by every process (file cache or Redis); tests count in memory, per test.
+CACHES[RATE_LIMIT_CACHE] = (
+    {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "oracle-ratelimit"}
+    if TESTING
+    else dict(CACHES["default"])
+)
+
+ASK_STALE_AFTER_S = env_float(
+    "ASK_STALE_AFTER_S", ASK_CLASSIFY_TIMEOUT_S + ASK_HYDE_TIMEOUT_S + ASK_ANSWER_TIMEOUT_S + 120
+)  # a question pending longer lost its web process
+INGEST_HEARTBEAT_S = env_float("INGEST_HEARTBEAT_S", 10.0)
+INGEST_STALE_AFTER_S = env_float("INGEST_STALE_AFTER_S", 120.0)  # no heartbeat this long: worker gone
+INGEST_MAX_ATTEMPTS = env_int("INGEST_MAX_ATTEMPTS", 3)  # worker deaths before a job fails
+RECOVERY_SWEEP_INTERVAL_S = env_float("RECOVERY_SWEEP_INTERVAL_S", 60.0)  # web process; 0 disables
+
+PDF_MAX_STREAM_MB = env_int("PDF_MAX_STREAM_MB", 64)
+PDF_MAX_TOTAL_MB = env_int("PDF_MAX_TOTAL_MB", 1024)
+PDF_MAX_IMAGE_MEGAPIXELS = env_int("PDF_MAX_IMAGE_MEGAPIXELS", 100)
+PDF_MAX_PAGE_POINTS = env_float("PDF_MAX_PAGE_POINTS", 3500.0)
+PDF_GUARD_TIMEOUT_S = env_float("PDF_GUARD_TIMEOUT_S", 120.0)
+PDF_GUARD_MEMORY_MB = env_int("PDF_GUARD_MEMORY_MB", 1024)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -10,6 +10,7 @@ from ninja.responses import Status
 from pydantic import field_validator
 
 from games.models import Extension, Game
+from oracle_site.ratelimit import ask_throttles
 
 from .auth import ASK_AUTH, asking_user
 from .models import Question
@@ -81,7 +82,7 @@ def _check_and_create(request, payload: AskIn):
     )
 
 
-@router.post("/ask/stream", auth=ASK_AUTH, url_name="oracle-ask-stream")
+@router.post("/ask/stream", auth=ASK_AUTH, throttle=ask_throttles(), url_name="oracle-ask-stream")
 async def ask_stream(request, payload: AskIn):
     """Ask a question; the answer streams as server-sent events (docs/asking.md)."""
     created = await sync_to_async(_check_and_create)(request, payload)

@@ -20,6 +20,15 @@ def bob(db):
 
 
 @pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    """Each test starts with no request counted against the rate limits (oracle_site.ratelimit)."""
+    from django.conf import settings
+    from django.core.cache import caches
+
+    caches[settings.RATE_LIMIT_CACHE].clear()
+
+
+@pytest.fixture(autouse=True)
 def isolated_storage(settings, tmp_path):
     """Media, caches and the local Qdrant folder of each test live in its own tmp folder."""
     from games.indexing import forget_synced_versions

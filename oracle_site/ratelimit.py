@@ -1,0 +1,82 @@
+"""Per-user and per-IP rate limits on asking and uploading, as django-ninja throttles.
+
+Ninja runs a route's throttles after its authentication and answers 429 with `Retry-After`.
+The request history lives in the Django cache named by RATE_LIMIT_CACHE (Redis in the
+scaled configuration, the file cache under var/ otherwise), so every web process counts
+the same requests. The rates are read from settings on each request ("10/m", "30/h"; empty
+disables one limit).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import caches
+from ninja.throttling import SimpleRateThrottle
+
+
+class SettingsRateThrottle(SimpleRateThrottle):
+    """A sliding-window throttle whose rate is the setting `setting_name`."""
+
+    def __init__(self, scope: str, setting_name: str):
+        self.scope = scope
+        self.setting_name = setting_name
+        self.rate = None
+        self.num_requests = self.duration = None
+
+    @property
+    def cache(self):
+        return caches[settings.RATE_LIMIT_CACHE]
+
+    def allow_request(self, request) -> bool:
+        self.rate = getattr(settings, self.setting_name) or None
+        if self.rate is None:
+            return True
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        return super().allow_request(request)
+
+    def get_cache_key(self, request) -> str | None:
+        ident = self.ident(request)
+        if ident is None:
+            return None
+        return f"oracle-ratelimit:{self.scope}:{ident}"
+
+    def ident(self, request) -> str | None:
+        raise NotImplementedError
+
+
+class PerUser(SettingsRateThrottle):
+    """Counts a signed-in user's (or API token holder's) requests; visitors are left to PerIP."""
+
+    def ident(self, request) -> str | None:
+        user = getattr(request, "auth", None)
+        if not getattr(user, "is_authenticated", False):
+            user = getattr(request, "user", None)
+        if getattr(user, "is_authenticated", False):
+            return f"user-{user.pk}"
+        return None
+
+
+class PerIP(SettingsRateThrottle):
+    """Counts the requests of one client address (X-Forwarded-For is read only behind
+    TRUSTED_PROXIES proxies: a client cannot pick its own address)."""
+
+    def ident(self, request) -> str | None:
+        return f"ip-{client_ip(request)}"
+
+
+def client_ip(request) -> str:
+    remote = request.META.get("REMOTE_ADDR", "") or "unknown"
+    proxies = settings.TRUSTED_PROXIES
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if proxies <= 0 or not forwarded:
+        return remote
+    hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+    return hops[-min(proxies, len(hops))] if hops else remote
+
+
+def ask_throttles() -> list[SettingsRateThrottle]:
+    return [PerUser("ask", "RATE_LIMIT_ASK_USER"), PerIP("ask", "RATE_LIMIT_ASK_IP")]
+
+
+def upload_throttles() -> list[SettingsRateThrottle]:
+    return [PerUser("upload", "RATE_LIMIT_UPLOAD_USER"), PerIP("upload", "RATE_LIMIT_UPLOAD_IP")]
