@@ -55,7 +55,7 @@ class BggThing:
         return {
             "bgg_id": self.id,
             "name": self.name,
-            "year": self.year,
+            "year_published": self.year,
             "min_players": self.min_players,
             "max_players": self.max_players,
             "playing_time": self.playing_time,
