@@ -62,9 +62,26 @@ class LLMBackend(Protocol):
         images: Sequence[Path] = (),
     ) -> Iterator[str]: ...
 
-    def complete(self, system: str, prompt: str, *, model: str = "sonnet", timeout: float | None = None) -> str: ...
+    def complete(
+        self,
+        system: str,
+        prompt: str,
+        *,
+        model: str = "sonnet",
+        timeout: float | None = None,
+        images: Sequence[Path] = (),
+    ) -> str: ...
 
     def health(self) -> HealthReport: ...
+
+    def image_location(self, path: Path) -> str:
+        """Where the model reads this page image (the VM's path for claude-ssh): put it in the prompt
+        and pass the local path in `images=` so the backend makes it readable there."""
+        ...
+
+    def resolve_model(self, model: str) -> str:
+        """The model name a tier (haiku | sonnet | opus) maps to; other names pass through."""
+        ...
 
 
 class NoLLM:
@@ -76,8 +93,14 @@ class NoLLM:
     def stream(self, system, prompt, *, model="sonnet", timeout=None, images=()) -> Iterator[str]:
         raise LLMUnavailable("no LLM configured")
 
-    def complete(self, system, prompt, *, model="sonnet", timeout=None) -> str:
+    def complete(self, system, prompt, *, model="sonnet", timeout=None, images=()) -> str:
         raise LLMUnavailable("no LLM configured")
+
+    def image_location(self, path: Path) -> str:
+        return str(path)
+
+    def resolve_model(self, model: str) -> str:
+        return model
 
     def health(self) -> HealthReport:
         return HealthReport(status="disabled", detail="no LLM configured: offline paths (extractive answers)")

@@ -115,15 +115,18 @@ class SSHConnection:
     def copy_if_missing(self, local: Path, remote: str) -> bool:
         """SFTP `local` to `remote` unless a file of the same size is already there."""
         size = local.stat().st_size
-        with self._sftp() as sftp:
-            try:
-                if sftp.stat(remote).st_size == size:
-                    return False
-            except FileNotFoundError:
-                pass
-            _makedirs(sftp, posixpath.dirname(remote))
-            sftp.put(str(local), remote)
-            return True
+        try:
+            with self._sftp() as sftp:
+                try:
+                    if sftp.stat(remote).st_size == size:
+                        return False
+                except FileNotFoundError:
+                    pass
+                _makedirs(sftp, posixpath.dirname(remote))
+                sftp.put(str(local), remote)
+                return True
+        except (OSError, paramiko.SSHException) as exc:
+            raise LLMError(f"could not copy {local.name} to {self.config.host}:{remote}: {exc}") from exc
 
     @contextmanager
     def _sftp(self):

@@ -18,6 +18,9 @@ from .base import LLMConfigError, LLMError
 from .quota import quota_error_from_rate_limit, quota_error_from_text
 
 SYNTHETIC_MODEL = "<synthetic>"
+# A quota notice printed as the answer is one short line; a real answer that merely says
+# "once you've hit the speed limit" is longer, and must not pause anything.
+QUOTA_ANSWER_MAX_CHARS = 400
 _LOGIN_MARKERS = ("not logged in", "please run /login", "invalid api key", "oauth token has expired",
                   "authentication_failed", "authentication_error")
 
@@ -46,7 +49,8 @@ class StreamJsonParser:
     malformed_lines: int = 0
     _messages_with_deltas: set = field(default_factory=set)
     _current_message: str = ""
-    _scan_parts: list = field(default_factory=list)
+    _notices: list = field(default_factory=list)  # non-JSON lines, unknown events, CLI notices
+    _answer: list = field(default_factory=list)
 
     def feed(self, line: str) -> list[str]:
         line = line.strip()
@@ -56,20 +60,25 @@ class StreamJsonParser:
             event = json.loads(line)
         except ValueError:
             self.malformed_lines += 1
-            self._scan_parts.append(line)  # an older CLI may print its quota notice as plain text
+            self._notices.append(line)  # an older CLI may print its quota notice as plain text
             return []
         if not isinstance(event, dict):
             self.malformed_lines += 1
             return []
         handler = getattr(self, f"_on_{event.get('type')}", None)
         if handler is None:
-            self._scan_parts.append(line)
+            self._notices.append(line)
             return []
         return handler(event)
 
     def scanned_text(self, stderr: str = "") -> str:
-        """Everything a human could read in the output: assistant text, result, notices, stderr."""
-        return "\n".join([*self._scan_parts, self.outcome.result_text, stderr])
+        """What is searched for quota wording: notices, stderr, the result of a failed run, and
+        the answer itself when it is short enough to be a quota notice printed as an answer."""
+        parts = [*self._notices, stderr]
+        answer = "".join(self._answer)
+        if self.outcome.is_error or len(answer) <= QUOTA_ANSWER_MAX_CHARS:
+            parts += [answer, self.outcome.result_text]
+        return "\n".join(parts)
 
     def error(self, stderr: str = "", exit_status: int | None = None, *, now: datetime | None = None,
               tz="UTC") -> LLMError | None:
@@ -106,7 +115,7 @@ class StreamJsonParser:
             delta = inner.get("delta") or {}
             if delta.get("type") == "text_delta" and delta.get("text"):
                 self._messages_with_deltas.add(self._current_message)
-                self._scan_parts.append(delta["text"])
+                self._answer.append(delta["text"])
                 return [delta["text"]]
         return []
 
@@ -116,11 +125,11 @@ class StreamJsonParser:
         if event.get("error") == "authentication_failed":
             self.outcome.auth_error = " ".join(texts) or "authentication_failed"
         if message.get("model") == SYNTHETIC_MODEL or event.get("error"):
-            self._scan_parts.extend(texts)
+            self._notices.extend(texts)
             return []
         if message.get("id") in self._messages_with_deltas:
             return []
-        self._scan_parts.extend(texts)
+        self._answer.extend(texts)
         return [t for t in texts if t]
 
     def _on_rate_limit_event(self, event: dict) -> list[str]:

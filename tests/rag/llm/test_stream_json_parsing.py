@@ -84,3 +84,28 @@ def test_no_result_and_a_failed_exit_reports_stderr():
 def test_quota_printed_on_stderr_only_is_a_quota():
     parser = StreamJsonParser()
     assert isinstance(parser.error("Claude AI usage limit reached|1767225600", 1), ClaudeQuotaError)
+
+
+def success_lines(answer: str) -> list[str]:
+    import json
+
+    return [
+        json.dumps({"type": "assistant", "message": {"id": "m1", "model": "claude-sonnet-4", "content": [{"type": "text", "text": answer}]}}),
+        json.dumps({"type": "result", "subtype": "success", "is_error": False, "result": answer}),
+    ]
+
+
+def test_short_answer_that_is_a_quota_notice_is_a_quota():
+    parser = StreamJsonParser()
+    texts = [t for line in success_lines("Claude AI usage limit reached|1767225600") for t in parser.feed(line)]
+    assert texts == ["Claude AI usage limit reached|1767225600"]
+    assert isinstance(parser.error("", 0), ClaudeQuotaError)
+
+
+def test_long_rules_answer_mentioning_a_limit_is_not_a_quota():
+    answer = ("Once you've hit the speed limit of the corner, each extra point of speed costs one heat card. "
+              "Discard the heat cards to your discard pile at the end of the turn; ") * 4
+    parser = StreamJsonParser()
+    texts = [t for line in success_lines(answer) for t in parser.feed(line)]
+    assert "".join(texts) == answer
+    assert parser.error("", 0) is None
