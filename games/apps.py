@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = "Jeux"
+
+    def ready(self):
+        from django.db.models.signals import post_save
+
+        from .bgg_sync import fetch_metadata_when_bgg_id_set
+
+        post_save.connect(fetch_metadata_when_bgg_id_set, sender="games.Game", dispatch_uid="bgg-metadata-on-save")

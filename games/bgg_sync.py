@@ -35,6 +35,7 @@ FORUM_ORDINAL_BASE = 1_000_000  # after any rulebook chunk of the collection
 EMBED_BATCH = 16
 SCHEDULE_NAME = "bgg-forum-sync"
 SYNC_TASK = "games.bgg_sync.sync_all_games"
+FETCH_TASK = "games.bgg_sync.fetch_metadata"
 LAST_RUN_CACHE_KEY = "bgg:last-forum-sync"
 
 
@@ -84,6 +85,30 @@ def sync_metadata(game: Game, client: BggClient) -> dict:
     game.bgg_synced_at = timezone.now()
     game.save(update_fields=["bgg_metadata", "bgg_synced_at", "updated_at"])
     return game.bgg_metadata
+
+
+def fetch_metadata(game_id: str) -> dict:
+    """django-q2 task: fetch one game's BGG metadata (queued when its BGG id is set)."""
+    game = Game.objects.get(pk=game_id)
+    client = client_from_settings()
+    try:
+        return sync_metadata(game, client)
+    finally:
+        client.close()
+
+
+def fetch_metadata_when_bgg_id_set(sender, instance: Game, update_fields=None, **kwargs) -> None:
+    """post_save of Game: a new or changed BGG id gets its metadata soon, not at 3 a.m."""
+    if not settings.BGG_API_TOKEN or not instance.bgg_id:
+        return
+    if update_fields and "bgg_metadata" in update_fields:
+        return  # our own save
+    if (instance.bgg_metadata or {}).get("bgg_id") == instance.bgg_id:
+        return
+    from django_q.tasks import async_task
+
+    game_id = str(instance.pk)
+    transaction.on_commit(lambda: async_task(FETCH_TASK, game_id, task_name=f"bgg-metadata-{game_id}"))
 
 
 def metadata_summary(game: Game) -> str:

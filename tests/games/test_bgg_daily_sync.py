@@ -97,3 +97,26 @@ def test_a_token_bgg_refuses_stops_the_run_and_is_reported(fake_bgg, settings):
 
     assert len(fake_bgg.requests) == 1
     assert "401" in reports[-1]["error"]
+
+
+def test_a_game_given_a_bgg_id_gets_its_metadata_without_waiting_for_the_night(
+    fake_bgg, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        game = GameFactory(name="Scythe")
+        game.bgg_id = 169786
+        game.save()
+
+    game.refresh_from_db()
+    assert game.bgg_metadata["mechanics"][0] == "Area Majority / Influence"
+    assert len(fake_bgg.calls("thing")) == 1
+    assert not fake_bgg.calls("forumlist")  # the forum waits for the daily sync
+
+
+def test_without_a_token_saving_a_bgg_id_calls_nothing(fake_bgg, settings, django_capture_on_commit_callbacks):
+    settings.BGG_API_TOKEN = ""
+
+    with django_capture_on_commit_callbacks(execute=True):
+        GameFactory(bgg_id=169786)
+
+    assert fake_bgg.requests == []
