@@ -8,6 +8,7 @@ A quota error from an LLM stage pauses the job (ingest.scheduling), it never fai
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 
 from django.conf import settings
@@ -17,9 +18,9 @@ from pdfminer.pdfparser import PDFSyntaxError
 from pdfminer.psparser import PSException
 
 from games.models import Chunk
-from rag.llm.base import ClaudeQuotaError
 from oracle_site.pdf_guard import HostilePdf, check_pdf, limits_from_settings
 from oracle_site.recovery import job_heartbeat
+from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
 from .events import Listener, Reporter
@@ -118,10 +119,10 @@ class Pipeline:
         pages = []
         with self.reporter.act_scope("read", total):
             try:
-            try:
                 check_pdf(pdf, limits_from_settings())
             except HostilePdf as exc:
                 raise IngestFailure(_("Ce PDF ne peut pas être lu sans risque : %(error)s. Corrigez ou exportez-le à nouveau, puis relancez.") % {"error": exc}) from exc
+            try:
                 for page in read.read_pages(pdf):
                     pages.append(page)
                     self.reporter.progress(len(pages), max(total, len(pages)))
@@ -226,12 +227,14 @@ class Pipeline:
         return [conflicts.annotations(f, c) for f, c in zip(found, classes)]
 
     def render_images(self, pdf: Path, page_count: int) -> None:
+        started = time.monotonic()
         try:
             self.stats["images_rendered"] = images.render_pages(
                 pdf, page_count, self.booklet.images_dir, dpi=settings.PAGE_IMAGES_DPI, workers=settings.OCR_CONCURRENCY
             )
         except Exception as exc:  # noqa: BLE001 - pages images are a comfort, not a requirement
             self.reporter.warning(_("Les images des pages n'ont pas pu être produites : %(error)s") % {"error": exc})
+        self.reporter.timings["images"] = round(time.monotonic() - started, 3)
 
 
 def ocr_settings() -> ocr.OcrSettings:

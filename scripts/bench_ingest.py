@@ -1,0 +1,134 @@
+"""Ingestion benchmark (prints figures; no pass/fail): the real pipeline (`run_job`),
+embedded default, no LLM, on a throw-away SQLite database and media folder.
+
+For each PDF: seconds per page for each stage, then the references the targets are
+measured against: the embedder alone on the same chunk texts, tesseract alone on the
+same page images, and peak RSS (this process and its children: pdftoppm, tesseract).
+
+    .venv/bin/python -m scripts.bench_ingest [PDF ...]
+Default PDFs: the demo rulebooks (games/demo/) and the 258-page MTG Comprehensive Rules.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+MTG = BASE_DIR.parent / "shared" / "eval-corpus" / "mtg" / "MagicCompRules_20250207.pdf"
+DEMO = sorted((BASE_DIR / "games" / "demo").glob("*.pdf"))
+
+
+def setup_django(var_dir: Path) -> None:
+    os.environ.update(
+        DJANGO_SETTINGS_MODULE="oracle_site.settings",
+        ORACLE_VAR_DIR=str(var_dir),
+        DEBUG="true",
+        LLM_BACKEND="none",
+        Q_SYNC="true",
+        QDRANT_URL="",
+    )
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    sys.path.insert(0, str(BASE_DIR))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def peak_rss_mb() -> tuple[float, float]:
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return own, children
+
+
+def ingest(pdf: Path):
+    from ingest import services
+    from ingest.coordinator import run_job
+
+    job = services.create_ingest(pdf_path_or_file=pdf, new_game_name=f"bench {pdf.stem}")
+    started, cpu = time.monotonic(), os.times()
+    job = run_job(str(job.pk))
+    after = os.times()
+    job.cpu_seconds = (after.user - cpu.user + after.system - cpu.system, after.children_user - cpu.children_user)
+    return job, time.monotonic() - started
+
+
+def embed_alone(job) -> float:
+    """The embedder on the very texts the pipeline embedded, batches of 32."""
+    from ingest.stages.embed import embedding_text
+    from oracle_site import components
+
+    from ingest.stages.chunk import ChunkDraft, Piece
+
+    texts = []
+    for row in job.chunks.order_by("ordinal"):
+        texts.append(embedding_text(ChunkDraft(pieces=[Piece(row.text, row.page_start)], context=row.context)))
+    embedder = components.embedder()
+    started = time.monotonic()
+    for start in range(0, len(texts), 32):
+        embedder.embed_passages(texts[start : start + 32])
+    return time.monotonic() - started
+
+
+def tesseract_alone(job) -> float | None:
+    """tesseract on the page images the OCR stage read (pages that needed OCR)."""
+    import pytesseract
+    from django.conf import settings
+    from PIL import Image
+
+    from ingest.stages.ocr import page_image_path
+
+    pages = job.stats["ocr"].get("pages_ocr", 0)
+    if not pages:
+        return None
+    from ingest.stages.ocr import OcrCache
+
+    cache = OcrCache(settings.INGEST_CACHE_DIR, job.booklet.slug, Path(settings.MEDIA_ROOT) / job.pdf_path)
+    started = time.monotonic()
+    for number in cache.pages:
+        with Image.open(page_image_path(job.booklet.images_dir, number)) as image:
+            pytesseract.image_to_data(image, lang=settings.OCR_LANGUAGES)
+    return time.monotonic() - started
+
+
+def report(pdf: Path, job, wall: float, embed_ref: float, ocr_ref: float | None) -> None:
+    stats = job.stats
+    pages = stats["pages"]
+    timings = stats["timings"]
+    print(f"\n== {pdf.name}: {pages} pages, {stats['chunks']} chunks, status {job.status}, wall {wall:.1f} s")
+    print(f"  CPU: {job.cpu_seconds[0]:.1f} s in this process, {job.cpu_seconds[1]:.1f} s in children (pdftoppm, tesseract); load average {os.getloadavg()[0]:.1f}")
+    print(f"  OCR decision: {stats['ocr']}")
+    for stage, seconds in timings.items():
+        print(f"  {stage:<10} {seconds:8.2f} s  {seconds / pages:7.3f} s/page")
+    others = sum(s for k, s in timings.items() if k not in ("embed", "ocr", "images"))
+    print(f"  embedder alone on the same {stats['chunks']} chunks: {embed_ref:.2f} s")
+    print(f"  stages other than embed/OCR/images: {others:.2f} s = {100 * others / embed_ref:.1f}% of embedding alone")
+    if "images" in timings:
+        print(f"  page images (300 DPI, step 11): {timings['images']:.2f} s = {100 * timings['images'] / embed_ref:.1f}% of embedding alone")
+    if ocr_ref:
+        print(f"  OCR stage {timings.get('ocr', 0):.2f} s vs tesseract alone {ocr_ref:.2f} s: x{timings.get('ocr', 0) / ocr_ref:.2f}")
+    own, children = peak_rss_mb()
+    print(f"  peak RSS so far: {own:.0f} MB (this process), {children:.0f} MB (largest child)")
+
+
+def main(paths: list[str]) -> None:
+    pdfs = [Path(p) for p in paths] or DEMO + ([MTG] if MTG.exists() else [])
+    with tempfile.TemporaryDirectory(prefix="bench-ingest-") as var_dir:
+        setup_django(Path(var_dir))
+        for pdf in pdfs:
+            job, wall = ingest(pdf)
+            if job.status != "done":
+                print(f"\n== {pdf.name}: {job.status}: {job.error}")
+                continue
+            report(pdf, job, wall, embed_alone(job), tesseract_alone(job))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
