@@ -214,3 +214,34 @@ def test_facts_of_the_faq_are_in_no_text_layer():
         for page in range(1, page_count(PDFS[booklet]) + 1):
             flat = " ".join(text_layer(PDFS[booklet], page).lower().split())
             assert not [fact for fact in FAQ_ONLY_FACTS if fact in flat], (booklet, page)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_load_demo_ingests_each_booklet_once_and_the_scanned_faq_answers_by_search():
+    from games.indexing import sync_if_changed
+    from ingest.models import IngestJob
+    from oracle_site import components
+    from questions.services import booklets_of
+    from rag.retrieve import retrieve
+
+    call_command("load_demo")  # Q_SYNC under pytest: each ingestion runs inline
+    call_command("load_demo")
+
+    jobs = IngestJob.objects.all()
+    assert sorted(job.booklet.slug for job in jobs) == sorted(PDFS)
+    assert {job.status for job in jobs} == {IngestJob.Status.DONE}, [job.error for job in jobs]
+    assert Extension.objects.count() == 2
+    game = Game.objects.get()
+    store = components.vector_store()
+    booklets = booklets_of(game, game.extensions.all())
+    sync_if_changed(store, [b.collection for b in booklets])
+
+    result = retrieve(
+        "Que se passe-t-il si la carte Calme plat est révélée ?",
+        store=store, embedder=components.embedder(), booklets=booklets,
+    )
+    # Only OCR can have put these words in the index (no text layer has them); the ranking
+    # itself is the retrieval's business, so the page only has to be among the first results.
+    top = [(chunk.booklet.slug, chunk.page_start, "calme plat" in chunk.text.lower()) for chunk in result.chunks[:3]]
+    assert (FAQ, 1, True) in top
