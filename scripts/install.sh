@@ -13,7 +13,7 @@ for arg in "$@"; do
   esac
 done
 
-debs=(poppler-utils tesseract-ocr tesseract-ocr-fra tesseract-ocr-eng fonts-dejavu-core)
+debs=(poppler-utils tesseract-ocr tesseract-ocr-fra tesseract-ocr-eng fonts-dejavu-core gettext)
 [ "$WITH_TEST" = 1 ] && debs+=(openssh-server openssh-client procps)
 # Node.js may come from elsewhere than Debian (it does on these machines): only install if absent.
 [ "$WITH_TEST" = 1 ] && ! command -v npm >/dev/null && debs+=(nodejs npm)
