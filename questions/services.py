@@ -223,6 +223,9 @@ def _answer(question: Question, emit: Emit) -> None:
         "reranked": retrieval.reranked,
         "llm": llm.name,
     }
+    deck_extra = getattr(answer, "done_extra", {})  # deckbuilding: validation verdict and exports
+    if "deck" in deck_extra:
+        diagnostics["deck"] = {k: deck_extra["deck"][k] for k in ("validation", "spec", "attempts", "builder")}
     Question.objects.filter(pk=question.pk).update(
         answer=answer,
         intent=intent,
@@ -233,7 +236,8 @@ def _answer(question: Question, emit: Emit) -> None:
         answered_at=timezone.now(),
     )
     emit("diagnostics", diagnostics)
-    emit("done", {"fullAnswer": answer, "questionId": str(question.pk), "bestScore": retrieval.best_score})
+    emit("done", {"fullAnswer": str(answer), "questionId": str(question.pk), "bestScore": retrieval.best_score,
+                  **deck_extra})
 
 
 def _retrieve(text: str, store, booklets: list[BookletRef], hyde: str | None) -> Retrieval:

@@ -245,3 +245,22 @@ def test_load_demo_ingests_each_booklet_once_and_the_scanned_faq_answers_by_sear
     # itself is the retrieval's business, so the page only has to be among the first results.
     top = [(chunk.booklet.slug, chunk.page_start, "calme plat" in chunk.text.lower()) for chunk in result.chunks[:3]]
     assert (FAQ, 1, True) in top
+
+
+@pytest.mark.django_db
+def test_a_booklet_is_queued_again_only_when_it_has_no_chunks_and_no_live_or_finished_job():
+    from games.demo.loader import needs_ingest
+    from tests.factories import ChunkFactory, IngestJobFactory
+
+    call_command("load_demo", "--no-ingest")
+    game = Game.objects.get()
+    base, expansion, faq = game.base_booklet, *(Extension.objects.get(slug=s).booklet for s in (EXPANSION, FAQ))
+    assert needs_ingest(base) and needs_ingest(expansion) and needs_ingest(faq)
+
+    ChunkFactory(game=game)
+    IngestJobFactory(game=game, extension=expansion.extension, booklet_kind="extension", status="running")
+    IngestJobFactory(game=game, extension=faq.extension, booklet_kind="faq", status="error")
+
+    assert not needs_ingest(base)
+    assert not needs_ingest(expansion)
+    assert needs_ingest(faq)  # a failed ingestion is retried at the next start

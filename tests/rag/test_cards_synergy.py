@@ -14,7 +14,7 @@ class ReplayedLLM:
     def __init__(self, answer):
         self.answer, self.calls = answer, []
 
-    def complete(self, system, prompt, *, model="sonnet", timeout=None):
+    def complete(self, system, prompt, *, model="sonnet", timeout=None, images=()):
         self.calls.append((system, prompt, model))
         if isinstance(self.answer, Exception):
             raise self.answer

@@ -27,7 +27,7 @@ class ReplayedLLM:
         self.spec_answer, self.deck_answers = spec_answer, list(deck_answers)
         self.prompts = []
 
-    def complete(self, system, prompt, *, model="sonnet", timeout=None):
+    def complete(self, system, prompt, *, model="sonnet", timeout=None, images=()):
         return self.spec_answer
 
     def stream(self, system, prompt, *, model="sonnet", timeout=None, images=()):

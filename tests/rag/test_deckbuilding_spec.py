@@ -9,7 +9,7 @@ class ReplayedLLM:
     def __init__(self, answer):
         self.answer = answer
 
-    def complete(self, system, prompt, *, model="sonnet", timeout=None):
+    def complete(self, system, prompt, *, model="sonnet", timeout=None, images=()):
         return self.answer
 
 

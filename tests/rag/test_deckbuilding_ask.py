@@ -1,0 +1,67 @@
+"""The deckbuilding mode inside the ask flow (questions.services.answer_question): a Magic
+Standard request with two @-anchors gives a 60+15 list that passes validation and holds both
+anchors, without an LLM and with a replayed one whose first list is invalid."""
+
+import pytest
+
+from oracle_site import components
+from questions.models import Question
+from questions.services import answer_question, create_question
+from rag.deckbuilding.prompt import RETRY_SEPARATOR
+from rag.deckbuilding.spec import SPEC_SYSTEM_PROMPT
+from rag.llm.base import HealthReport, NoLLM
+from rag.synergy import DECOMPOSE_SYSTEM
+from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
+from tests.rag.test_deckbuilding_build import SPEC, TOO_SHORT, VALID
+
+QUESTION = "Construis-moi une decklist complète Standard avec sideboard autour de @Llanowar Elves et @Academy Drake"
+ANCHORS = ["Llanowar Elves", "Academy Drake"]
+
+
+class ReplayedLLM:
+    """Recorded answers per call: intent, decomposition and spec (`complete`), deck lists (`stream`)."""
+
+    name, available = "replay", True
+
+    def __init__(self, decks):
+        self.decks = list(decks)
+
+    def complete(self, system, prompt, *, model="sonnet", timeout=None, images=()):
+        if system == SPEC_SYSTEM_PROMPT:
+            return SPEC
+        if system == DECOMPOSE_SYSTEM:
+            return '{"colors": ["G", "U"], "format": "standard", "types": [], "themes": []}'
+        return "deckbuilding"
+
+    def stream(self, system, prompt, *, model="sonnet", timeout=None, images=()):
+        yield from self.decks.pop(0)
+
+    def health(self):
+        return HealthReport(status="ok")
+
+
+def ask(game):
+    question = create_question(game=game, text=QUESTION, card_mentions=ANCHORS)
+    events = []
+    answer_question(question.pk, lambda name, data: events.append((name, data)))
+    question.refresh_from_db()
+    return question, events
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("llm", [NoLLM(), ReplayedLLM([TOO_SHORT, VALID])], ids=["offline", "replayed-llm"])
+def test_standard_request_with_two_anchors_returns_a_valid_60_plus_15(dominaria, monkeypatch, llm):
+    monkeypatch.setattr(components, "llm_backend", lambda: llm)
+    question, events = ask(dominaria)
+    assert question.status == Question.Status.DONE and question.intent == "deckbuilding"
+    done = events[-1][1]
+    assert events[-1][0] == "done" and done["fullAnswer"] == question.answer
+    verdict = done["deck"]["validation"]
+    assert verdict["valid"], verdict["issues"]
+    assert verdict["totals"] == {"main": 60, "sideboard": 15}
+    for name in ANCHORS:
+        assert f"[[card:{name}]]" in question.answer
+    assert done["deck"]["exports"]["arena"].startswith("Deck\n")
+    assert question.diagnostics["deck"]["validation"]["valid"]
+    streamed = "".join(d["text"] for n, d in events if n == "token")
+    assert (RETRY_SEPARATOR in streamed) == isinstance(llm, ReplayedLLM)
