@@ -61,7 +61,8 @@ def ask_deckbuilding(*, game: Game, question: str, mentioned_cards=(), sticky_ca
         store=store, embedder=components.embedder(), llm=components.llm_backend(),
         card_collection=card_collection(game), meta_collection=meta_collection(game),
         is_known=lambda name: fold_name(name) in known,
-        model=getattr(settings, "DECK_ANSWER_MODEL", "opus"), timeout=getattr(settings, "ASK_ANSWER_TIMEOUT_S", None),
+        model=settings.DECK_ANSWER_MODEL, timeout=getattr(settings, "ASK_ANSWER_TIMEOUT_S", None),
+        spec_timeout=settings.DECK_SPEC_TIMEOUT_S,
     )  # fmt: skip
     result = build_deck(request, tools, emit)
     sticky = update_sticky(

@@ -344,6 +344,11 @@ if not 0 <= BGG_FORUM_SYNC_HOUR <= 23:
 BGG_BASE_URL = env_str("BGG_BASE_URL", "https://boardgamegeek.com/xmlapi2/")
 BGG_MIN_INTERVAL_S = env_float("BGG_MIN_INTERVAL_S", 5.0)  # between two BGG calls
 
+# --- Card games: catalog and deckbuilding mode (docs/cards.md) -------------------------------
+
+DECK_ANSWER_MODEL = env_choice("DECK_ANSWER_MODEL", "opus", ("haiku", "sonnet", "opus"))
+DECK_SPEC_TIMEOUT_S = env_float("DECK_SPEC_TIMEOUT_S", 30.0)
+
 # --- Security when DEBUG is off (HTTPS termination is the proxy's job) -----------------------
 
 SECURE_HTTPS = env_bool("SECURE_HTTPS", False)
