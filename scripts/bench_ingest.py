@@ -81,7 +81,6 @@ def tesseract_alone(job) -> float | None:
     """tesseract on the page images the OCR stage read (pages that needed OCR)."""
     import pytesseract
     from django.conf import settings
-    from PIL import Image
 
     from ingest.stages.ocr import page_image_path
 
@@ -93,8 +92,7 @@ def tesseract_alone(job) -> float | None:
     cache = OcrCache(settings.INGEST_CACHE_DIR, job.booklet.slug, Path(settings.MEDIA_ROOT) / job.pdf_path)
     started = time.monotonic()
     for number in cache.pages:
-        with Image.open(page_image_path(job.booklet.images_dir, number)) as image:
-            pytesseract.image_to_data(image, lang=settings.OCR_LANGUAGES)
+        pytesseract.image_to_data(str(page_image_path(job.booklet.images_dir, number)), lang=settings.OCR_LANGUAGES)
     return time.monotonic() - started
 
 
