@@ -117,3 +117,23 @@ def test_conflicts_are_typed_by_the_llm_with_a_summary(tmp_path):
     assert notes["conflict_type"] == "modifies" and notes["conflict_summary"] == "Le Boost pioche deux cartes."
     assert notes["conflict_base_chunk_id"] == base[0].id and notes["conflict_base_page"] == 3
     assert (tmp_path / "conflicts-v1-ext.json").exists()
+
+
+def test_llm_refines_heading_levels_from_the_outline():
+    from ingest.stages.hierarchy import assign_paths, mark_headings, refine_with_llm
+    from ingest.stages.read import Page, Paragraph
+
+    paragraphs = [
+        Paragraph("Règles", 16, True, page=1),
+        Paragraph("Combat", 16, True, page=1),
+        Paragraph("Le défenseur lance deux dés et garde le meilleur résultat pour parer.", 10, page=1),
+    ]
+    pages = [Page(1, paragraphs)]
+    mark_headings(pages)
+    llm = ScriptedLLM(lambda prompt, n: '[{"i": 0, "level": 1}, {"i": 1, "level": 2}]')
+
+    assert refine_with_llm(pages, llm) == 2
+    chunk = ChunkDraft(pieces=[Piece(paragraphs[1].text, 1, paragraphs[1]), Piece(paragraphs[2].text, 1, paragraphs[2])])
+    assign_paths(pages, [chunk])
+    assert (chunk.hierarchy_path, chunk.hierarchy_level) == ("Règles > Combat", 2)
+    assert "Combat" in llm.prompts[0]

@@ -27,10 +27,11 @@ def search(collection: str, text: str):
     return store.search_sparse(collection, query_vector(text), limit=3)
 
 
-def test_base_booklet_becomes_cited_searchable_chunks(tmp_path):
+def test_base_booklet_becomes_cited_searchable_chunks(tmp_path, settings):
     job = ingest(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
 
     assert job.status == IngestJob.Status.DONE, job.error
+    assert not settings.QDRANT_PATH.exists()  # the worker left the local index to the web process
     assert job.stats["pages"] == 2 and job.stats["chunks"] >= 2
     hits = search("rules_heat", "carte Boost limite de vitesse")
     top = hits[0].payload
