@@ -38,6 +38,7 @@ def card_payload(card: Card) -> dict:
         "chunk_id": str(card.id),
         "game_id": str(card.game_id),
         "card_name": card.name,
+        "name": card.name,  # what the chat page reads from a mentioned card
         "card_name_fr": card.name_fr,
         "cost": card.cost,
         "type": card.type_line,

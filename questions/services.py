@@ -256,11 +256,11 @@ def _chunks_for_intent(retrieval: Retrieval, intent: str, game: Game, text: str,
         chunks = [c for c in chunks if not c.is_forum]
     chunks = chunks[: settings.ASK_TOP_K]
     if intent in FORUM_FREE_INTENTS and game.card_game:
-        chunks = chunks + _card_chunks(game, text, store)
+        chunks = chunks + _card_chunks(game, text, store, intent)
     return chunks
 
 
-def _card_chunks(game: Game, text: str, store) -> list[RetrievedChunk]:
+def _card_chunks(game: Game, text: str, store, intent: str = "synergy") -> list[RetrievedChunk]:
     """Cards and tournament decks of a card game, for synergy/meta/deckbuilding questions."""
     try:
         from games.card_indexing import card_collection, meta_collection
@@ -271,8 +271,12 @@ def _card_chunks(game: Game, text: str, store) -> list[RetrievedChunk]:
         BookletRef(collection=meta_collection(game), slug=meta_collection(game), name="Méta", kind="meta"),
     ]
     sync_if_changed(store, [r.collection for r in refs])
-    found = retrieve(text, store=store, embedder=components.embedder(), booklets=refs, top_k=settings.ASK_TOP_K)
-    return found.chunks
+    from games.card_search import card_game_hits  # synergy expansion; meta lists of the asked format
+
+    by_collection = {r.collection: r for r in refs}
+    hits = card_game_hits(store, components.embedder(), components.llm_backend(), game, text, intent, settings.ASK_TOP_K)
+    return [RetrievedChunk(id=h.id, booklet=by_collection[h.collection], payload=h.payload, score=h.score,
+                           fusion_score=h.score) for h in hits]  # fmt: skip
 
 
 def _generate(question, game, chunks, retrieval, llm, cards_block, emit) -> str:

@@ -5,6 +5,7 @@
 import { readEvents } from "./sse.js";
 import { csrfToken, errorMessage, readJsonScript, sleep } from "./common.js";
 import { attachCardMentions } from "./mentions.js";
+import { renderDeckTools } from "./deck.js";
 
 const config = readJsonScript("chat-config");
 const S = config.strings;
@@ -149,6 +150,8 @@ async function ask(question, cardMentions, turn) {
       } else if (event === "done") {
         finished = true;
         await finish(turn, question, data.fullAnswer ?? streamed, data.bestScore);
+        if (data.deck) renderDeckTools(turn, data.deck); // deckbuilding: verdict badge and exports
+        if (Array.isArray(data.stickyCardMentions)) sticky = data.stickyCardMentions;
       } else if (event === "error") {
         finished = true;
         showError(turn, data.message || S.streamFailed);

@@ -1,0 +1,38 @@
+"""Cards and tournament decklists for the ask flow's synergy, meta and deckbuilding intents:
+synergy expansion over `cards_<slug>` (structural filters + query variants), and for `meta`
+the tournament decklists of the asked format in `meta_<slug>`."""
+
+from __future__ import annotations
+
+from qdrant_client import models
+
+from rag.sparse import query_vector
+from rag.store import Hit
+from rag.synergy import decompose, rrf, synergy_search
+
+from .card_indexing import card_collection, meta_collection
+from .deckbuilding import hero_names, set_names
+from .models import Game
+
+META_LIMIT = 5
+
+
+def meta_hits(store, embedder, game: Game, question: str, format: str, limit: int = META_LIMIT) -> list[Hit]:
+    """Tournament decklists close to the question, of the asked format when one is named."""
+    conditions = [models.FieldCondition(key="meta_type", match=models.MatchValue(value="tournament_deck"))]
+    if format:
+        conditions.append(models.FieldCondition(key="meta_format", match=models.MatchValue(value=format)))
+    query_filter = models.Filter(must=conditions)
+    collection = meta_collection(game)
+    dense = store.search_dense(collection, embedder.embed_query(question), limit=limit, filter=query_filter)
+    sparse = store.search_sparse(collection, query_vector(question), limit=limit, filter=query_filter)
+    return rrf([dense, sparse], limit=limit)
+
+
+def card_game_hits(store, embedder, llm, game: Game, question: str, intent: str, limit: int = 8) -> list[Hit]:
+    """[CARD] hits by synergy expansion, then (intent `meta`) [META] decklists of the format."""
+    decomposition = decompose(question, llm, game_kind=game.card_game, set_names=set_names(game), heroes=hero_names(game))
+    hits = synergy_search(store, embedder, card_collection(game), question, decomposition, game.card_game, limit=limit)
+    if intent == "meta":
+        hits = meta_hits(store, embedder, game, question, decomposition.format) + hits
+    return hits
