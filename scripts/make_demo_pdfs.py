@@ -197,6 +197,11 @@ def draw_icon(pdf: Booklet, name: str, x: float, y: float, size: float = 16) -> 
     pdf.set_line_width(0.2)
 
 
+def _scaled(x, y, s, unit_points):
+    """Points given in a unit square, placed in the icon's square (x, y, s)."""
+    return [(x + px * s, y + py * s) for px, py in unit_points]
+
+
 def _icon_flame(pdf, x, y, s):
     pdf.set_fill_color(235, 120, 40)
     pdf.set_draw_color(150, 60, 20)
@@ -224,7 +229,7 @@ def _icon_ballast(pdf, x, y, s):
 def _icon_spyglass(pdf, x, y, s):
     pdf.set_fill_color(120, 90, 60)
     pdf.set_draw_color(60, 40, 20)
-    pdf.polygon([(x + 0.1 * s, y + 0.75 * s), (x + 0.2 * s, y + 0.9 * s), (x + 0.7 * s, y + 0.45 * s), (x + 0.6 * s, y + 0.3 * s)], style="DF")
+    pdf.polygon(_scaled(x, y, s, [(0.1, 0.75), (0.2, 0.9), (0.7, 0.45), (0.6, 0.3)]), style="DF")
     pdf.set_fill_color(200, 220, 240)
     pdf.ellipse(x + 0.58 * s, y + 0.1 * s, 0.3 * s, 0.3 * s, style="DF")
 
@@ -270,7 +275,7 @@ def _icon_updraft(pdf, x, y, s):
 def _icon_lighthouse(pdf, x, y, s):
     pdf.set_fill_color(230, 230, 230)
     pdf.set_draw_color(150, 30, 30)
-    pdf.polygon([(x + 0.38 * s, y + 0.3 * s), (x + 0.62 * s, y + 0.3 * s), (x + 0.7 * s, y + 0.95 * s), (x + 0.3 * s, y + 0.95 * s)], style="DF")
+    pdf.polygon(_scaled(x, y, s, [(0.38, 0.3), (0.62, 0.3), (0.7, 0.95), (0.3, 0.95)]), style="DF")
     pdf.set_fill_color(200, 50, 50)
     pdf.rect(x + 0.34 * s, y + 0.55 * s, 0.32 * s, 0.1 * s, style="F")
     pdf.set_fill_color(250, 210, 80)
@@ -285,7 +290,7 @@ def _icon_reef(pdf, x, y, s):
     pdf.set_fill_color(90, 90, 100)
     pdf.set_draw_color(40, 40, 50)
     for dx, h in ((0.05, 0.5), (0.3, 0.75), (0.55, 0.6)):
-        pdf.polygon([(x + dx * s, y + 0.9 * s), (x + (dx + 0.2) * s, y + (0.9 - h) * s), (x + (dx + 0.4) * s, y + 0.9 * s)], style="DF")
+        pdf.polygon(_scaled(x, y, s, [(dx, 0.9), (dx + 0.2, 0.9 - h), (dx + 0.4, 0.9)]), style="DF")
     pdf.set_draw_color(60, 120, 180)
     pdf.line(x, y + 0.95 * s, x + s, y + 0.95 * s)
 
@@ -507,8 +512,12 @@ def build_scanned_booklet(page: dict) -> bytes:
 def build_all(out_dir: Path = DEMO_DIR) -> dict[str, Path]:
     manifest = json.loads((DEMO_DIR / "manifest.json").read_text())
     builders = {
-        "base": lambda: build_text_booklet(BASE_PAGES, "Les Aéronautes — Règles du jeu", "Les Aéronautes — Règles du jeu", "fr"),
-        "extension": lambda: build_text_booklet(EXPANSION_PAGES, "Les Aéronautes — Storm Front", "Les Aéronautes — Storm Front (expansion rules)", "en"),
+        "base": lambda: build_text_booklet(
+            BASE_PAGES, "Les Aéronautes — Règles du jeu", "Les Aéronautes — Règles du jeu", "fr"
+        ),
+        "extension": lambda: build_text_booklet(
+            EXPANSION_PAGES, "Les Aéronautes — Storm Front", "Les Aéronautes — Storm Front (expansion rules)", "en"
+        ),
         "faq": lambda: build_scanned_booklet(FAQ_PAGE),
     }
     out_dir.mkdir(parents=True, exist_ok=True)
