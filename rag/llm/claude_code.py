@@ -97,10 +97,15 @@ class ClaudeCodeBackend:
         arguments = claude_arguments(self.config.executable, system, self.resolve_model(model))
         self._prepare_images(images, deadline)
         for attempt in range(self.config.rate_limit_retries + 1):
+            produced = False
             try:
-                yield from self._run(arguments, prompt.encode("utf-8"), deadline)
+                for text in self._run(arguments, prompt.encode("utf-8"), deadline):
+                    produced = True
+                    yield text
                 return
             except RateLimited as exc:
+                if produced:  # a retry would repeat the text already given
+                    raise LLMError(f"rate limited mid-answer: {exc}") from exc
                 self._wait_before_retry(exc, attempt, deadline)
             except LLMConfigError as exc:
                 self._remember(HealthReport(status="down", detail=str(exc)))
@@ -175,7 +180,7 @@ class ClaudeCodeBackend:
 
     @staticmethod
     def _describe(parser: StreamJsonParser) -> str:
-        return "no answer yet" if not parser._messages_with_deltas else "answer cut short"
+        return "answer cut short" if parser.has_answer else "no answer yet"
 
 
 def _iso(moment: datetime) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import posixpath
+import re
 import shlex
 import socket
 import stat
@@ -29,6 +30,7 @@ from .claude_code import ClaudeCodeBackend, ClaudeCommandConfig
 log = logging.getLogger(__name__)
 
 PID_PREFIX = b"oracle-pid:"
+_PID_LINE = re.compile(rb"^" + re.escape(PID_PREFIX) + rb"(\d+)\n", re.M)
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,6 @@ class SSHConnection:
         self.slots = threading.BoundedSemaphore(config.max_concurrent)
         self._lock = threading.Lock()
         self._client: paramiko.SSHClient | None = None
-        self.connections_opened = 0
 
     def transport(self) -> paramiko.Transport:
         with self._lock:
@@ -90,7 +91,8 @@ class SSHConnection:
             raise LLMError(f"SSH connection to {self.config.host} failed: {exc}") from exc
         except (OSError, socket.timeout) as exc:
             raise LLMError(f"SSH connection to {self.config.host}:{self.config.port} failed: {exc}") from exc
-        self.connections_opened += 1
+        # Detects a half-open connection (VM rebooted) instead of hanging on it.
+        client.get_transport().set_keepalive(30)
         return client
 
     def open_channel(self, deadline: float) -> paramiko.Channel:
@@ -183,10 +185,9 @@ class RemoteCommand:
     def _drain_stderr(self) -> None:
         while self._channel.recv_stderr_ready():
             self._stderr.extend(self._channel.recv_stderr(65536))
-        if self._pid is None and b"\n" in self._stderr and self._stderr.startswith(PID_PREFIX):
-            first, _, rest = bytes(self._stderr).partition(b"\n")
-            self._pid = int(first[len(PID_PREFIX):] or 0) or None
-            self._stderr = bytearray(rest)
+        if self._pid is None and (found := _PID_LINE.search(self._stderr)):
+            self._pid = int(found.group(1))
+            del self._stderr[found.start():found.end()]
 
     def stderr_text(self) -> str:
         self._drain_stderr()

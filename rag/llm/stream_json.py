@@ -52,6 +52,10 @@ class StreamJsonParser:
     _notices: list = field(default_factory=list)  # non-JSON lines, unknown events, CLI notices
     _answer: list = field(default_factory=list)
 
+    @property
+    def has_answer(self) -> bool:
+        return bool(self._answer)
+
     def feed(self, line: str) -> list[str]:
         line = line.strip()
         if not line:

@@ -28,7 +28,7 @@ def test_local_cli_timeout_ends_the_process(cli_backend, messages_api):
     marker = f"oracle-local-hang-{uuid.uuid4().hex}"
 
     with pytest.raises(LLMTimeout):
-        cli_backend().complete(f"Système {marker}", "Question", model="haiku", timeout=6)
+        cli_backend().complete(f"Système {marker}", "Question", model="haiku", timeout=15)
 
     end = time.monotonic() + 10
     while remote_processes(marker) and time.monotonic() < end:

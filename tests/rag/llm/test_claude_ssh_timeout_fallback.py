@@ -25,7 +25,7 @@ def test_timeout_closes_the_channel_and_ends_the_remote_cli(ssh_backend, message
     backend = ssh_backend()
 
     with pytest.raises(LLMTimeout):
-        list(backend.stream(f"Système {marker}", "Question", model="haiku", timeout=6))
+        list(backend.stream(f"Système {marker}", "Question", model="haiku", timeout=15))
 
     assert messages_api.conversation_requests(), "the CLI never reached the API: the test proves nothing"
     assert wait_until_gone(marker) == []
@@ -47,7 +47,7 @@ def test_fallback_model_answers_when_the_primary_times_out(ssh_backend, messages
     messages_api.models_failing = {"claude-sonnet"}
     backend = WithFallback(ssh_backend(), fallback_model="haiku", timeout_s=60, fallback_timeout_s=60)
 
-    answer = backend.complete("Système", "Question", model="sonnet", timeout=6)
+    answer = backend.complete("Système", "Question", model="sonnet", timeout=15)
 
     assert answer == "".join(messages_api.answer)
     models = [r.model for r in messages_api.conversation_requests()]
