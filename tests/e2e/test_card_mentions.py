@@ -1,0 +1,50 @@
+"""Typing @ in the question box offers the game's cards; without a catalog the box still works."""
+
+import json
+
+import pytest
+
+from games.models import Card
+from tests.e2e.conftest import open_signed_in, screenshot
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+def add_card(game, name, name_fr=""):
+    return Card.objects.create(game=game, key=name.lower(), name=name, name_fr=name_fr,
+                               search_name=name.lower(), search_name_fr=name_fr.lower())
+
+
+def test_at_mention_suggests_cards_and_sends_the_picked_one(browser, live_daphne, course_folle, bob):
+    game, _ = course_folle
+    add_card(game, "Lightning Bolt", "Foudre")
+    add_card(game, "Llanowar Elves", "Elfes de Llanowar")
+    page = open_signed_in(browser, live_daphne, bob)
+    page.goto(f"/jeux/{game.slug}/")
+
+    page.type("#question", "Peut-on cibler un joueur avec @Light")
+    page.locator("#card-suggestions [role=option]", has_text="Lightning Bolt").wait_for()
+    screenshot(page, "chat-card-mentions")
+    page.keyboard.press("Enter")  # picks the card, does not send the question
+    assert page.input_value("#question") == "Peut-on cibler un joueur avec @Lightning Bolt "
+    assert page.locator(".turn").count() == 0
+    page.type("#question", "?")
+    with page.expect_request("**/api/ask/stream") as request:
+        page.click("#ask-button")
+
+    assert json.loads(request.value.post_data)["cardMentions"] == ["Lightning Bolt"]
+
+
+def test_at_mention_without_a_card_catalog_keeps_the_box_working(browser, live_daphne, course_folle, bob):
+    game, _ = course_folle
+    page = open_signed_in(browser, live_daphne, bob)
+    page.goto(f"/jeux/{game.slug}/")
+
+    page.type("#question", "Que fait @Boost")
+    page.locator("#card-suggestions .no-cards", has_text="Aucune carte trouvée").wait_for()
+    page.keyboard.press("Escape")
+    with page.expect_request("**/api/ask/stream") as request:
+        page.click("#ask-button")
+
+    body = json.loads(request.value.post_data)
+    assert body["question"] == "Que fait @Boost" and body["cardMentions"] == []
