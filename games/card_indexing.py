@@ -156,3 +156,14 @@ def embed_pending_decklists(game: Game, embedder) -> int:
 def sync_card_collections(store, game: Game) -> list[dict]:
     """Bring both card collections of a game up to date now (store owner, or a shared server)."""
     return [sync_collection(store, card_collection(game)), sync_collection(store, meta_collection(game))]
+
+
+def reembed_card_rows(embedder, progress=None) -> int:
+    """After an embedder change (`reindex --reembed`): every card and decklist embedded again."""
+    Card.objects.update(dense=None, indexed=False)
+    Decklist.objects.update(dense=None, indexed=False)
+    count = 0
+    for game in Game.objects.filter(card_game__gt=""):
+        count += embed_pending_cards(game, embedder, progress=progress)
+        count += embed_pending_decklists(game, embedder)
+    return count

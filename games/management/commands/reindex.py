@@ -21,6 +21,9 @@ class Command(BaseCommand):
         if reembed:
             count = reembed_all(components.embedder(), progress=self.stdout.write)
             self.stdout.write(f"{count} chunks embedded again.")
+            from games.card_indexing import reembed_card_rows
+
+            self.stdout.write(f"{reembed_card_rows(components.embedder())} cards and decklists embedded again.")
         for report in rebuild_all(store):
             self.stdout.write(f"{report['collection']}: {report['written']} points")
         self.stdout.write(self.style.SUCCESS("Index rebuilt from the database."))
