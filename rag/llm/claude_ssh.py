@@ -166,9 +166,17 @@ class RemoteCommand:
         self._channel = connection.open_channel(deadline)
         self._stderr = bytearray()
         self._pid: int | None = None
-        self._channel.exec_command(command)
-        self._channel.sendall(stdin)
-        self._channel.shutdown_write()
+        try:
+            self._channel.settimeout(max(0.1, deadline - time.monotonic()))
+            self._channel.exec_command(command)
+            self._channel.sendall(stdin)
+            self._channel.shutdown_write()
+        except socket.timeout as exc:
+            self.terminate()
+            raise LLMTimeout("the Claude host did not take the prompt in time") from exc
+        except (paramiko.SSHException, OSError) as exc:
+            self._channel.close()
+            raise LLMError(f"could not start the Claude CLI over SSH: {exc}") from exc
 
     def read_stdout(self, wait: float) -> bytes | None:
         self._drain_stderr()

@@ -99,9 +99,10 @@ def test_health_makes_a_real_call_and_reports_ok(ssh_backend, messages_api):
           result_line("Claude AI usage limit reached|1767225600", True)], "", RESET),
         ([], "Claude AI usage limit reached|1767225600\n", RESET),
         ([assistant_line("5-hour limit reached ∙ resets 12pm"), result_line("5-hour limit reached ∙ resets 12pm", True)],
-         "", None),
+         "", (12, 0)),
+        (["Claude usage limit reached. Your limit will reset at 3pm (America/Bogota)."], "", (15, 0, "America/Bogota")),
     ],
-    ids=["pipe-unix-seconds", "stderr-only", "five-hour-resets-12pm"],
+    ids=["pipe-unix-seconds", "stderr-only", "five-hour-resets-12pm", "plain-text-with-zone"],
 )
 def test_older_cli_quota_wordings_over_ssh(ssh_backend, replay_cli, lines, stderr, expected_reset):
     backend = ssh_backend(executable=replay_cli(lines, exit_status=1, stderr=stderr))
@@ -109,11 +110,12 @@ def test_older_cli_quota_wordings_over_ssh(ssh_backend, replay_cli, lines, stder
     with pytest.raises(ClaudeQuotaError) as caught:
         backend.complete("Système", "Question", model="haiku", timeout=30)
 
-    if expected_reset is not None:
+    if isinstance(expected_reset, datetime):
         assert caught.value.reset_at == expected_reset
     else:
-        reset = caught.value.reset_at.astimezone(ZoneInfo("Europe/Paris"))
-        assert (reset.hour, reset.minute) == (12, 0)
+        hour, minute, *zone = expected_reset
+        reset = caught.value.reset_at.astimezone(ZoneInfo(zone[0] if zone else "Europe/Paris"))
+        assert (reset.hour, reset.minute) == (hour, minute)
 
 
 def test_answer_text_that_is_really_a_quota_message_raises_after_the_text(ssh_backend, replay_cli):

@@ -101,6 +101,7 @@ def test_one_connection_is_reused_across_calls(ssh_backend, sshd_servers, messag
 
 def test_no_more_than_the_configured_commands_run_at_once(ssh_backend, messages_api):
     messages_api.mode = "slow"
+    messages_api.slow_delay_s = 0.8  # long enough for two answers to overlap on a busy machine
     backend = ssh_backend(ssh_overrides={"max_concurrent": 2})
     answers = []
 
