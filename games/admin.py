@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Chunk, Extension, Game, IndexState
+from .models import Card, Chunk, Decklist, Extension, Game, IndexState
 
 
 class ExtensionInline(admin.TabularInline):
@@ -41,3 +41,26 @@ class ChunkAdmin(admin.ModelAdmin):
 
 
 admin.site.register(IndexState)
+
+
+@admin.register(Card)
+class CardAdmin(admin.ModelAdmin):
+    """Read-only: cards come from `manage.py import_cards` (docs/cards.md)."""
+
+    list_display = ("name", "name_fr", "game", "type_line", "set_code", "indexed")
+    list_filter = ("game", "set_code", "indexed")
+    search_fields = ("name", "name_fr", "search_name_fr", "type_line")  # folded French: « drakon »
+    exclude = ("dense", "sparse")
+    readonly_fields = [f.name for f in Card._meta.fields if f.name not in ("id", "dense", "sparse")]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Decklist)
+class DecklistAdmin(admin.ModelAdmin):
+    list_display = ("name", "game", "format", "played_on", "indexed")
+    list_filter = ("game", "format")
+    search_fields = ("name", "source")
+    exclude = ("dense", "sparse")
+    readonly_fields = ("embedder", "embedded_text_hash", "indexed", "created_at")

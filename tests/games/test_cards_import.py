@@ -79,3 +79,14 @@ def test_import_command_embeds_and_indexes_the_cards(db, tmp_path, capsys):
     assert "created" in out.out and "Lecture de six.json" in out.err
     store = components.vector_store()
     assert store.count(card_collection(game)) == Card.objects.filter(game=game).count() > 0
+
+
+def test_staff_sees_imported_cards_in_the_admin(alice, client):
+    game = magic()
+    import_cards(game, DOMINARIA)
+    client.force_login(alice)
+    response = client.get("/admin/games/card/", {"q": "drakon"})
+    assert response.status_code == 200
+    assert "Academy Drake" in response.content.decode()
+    card = Card.objects.get(name="Academy Drake")
+    assert client.get(f"/admin/games/card/{card.pk}/change/").status_code == 200
