@@ -12,7 +12,7 @@ import threading
 import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import timezone
 from pathlib import Path
 from typing import Iterator, Protocol, Sequence
 
@@ -95,11 +95,22 @@ class ClaudeCodeBackend:
     def stream(self, system, prompt, *, model="sonnet", timeout=None, images=()) -> Iterator[str]:
         deadline = time.monotonic() + (timeout or self.config.timeout_s)
         arguments = claude_arguments(self.config.executable, system, self.resolve_model(model))
-        self._prepare_images(images, deadline)
+        try:
+            self._prepare_images(images, deadline)
+            yield from self._attempts(arguments, prompt.encode("utf-8"), deadline)
+        except LLMConfigError as exc:
+            self._remember(HealthReport(status="down", detail=str(exc)))
+            raise
+        except ClaudeQuotaError as exc:
+            self._remember(_quota_report(exc))
+            raise
+
+    def _attempts(self, arguments: list[str], stdin: bytes, deadline: float) -> Iterator[str]:
+        """One run, and more only after a plain HTTP 429 (retried with a doubling wait)."""
         for attempt in range(self.config.rate_limit_retries + 1):
             produced = False
             try:
-                for text in self._run(arguments, prompt.encode("utf-8"), deadline):
+                for text in self._run(arguments, stdin, deadline):
                     produced = True
                     yield text
                 return
@@ -107,9 +118,6 @@ class ClaudeCodeBackend:
                 if produced:  # a retry would repeat the text already given
                     raise LLMError(f"rate limited mid-answer: {exc}") from exc
                 self._wait_before_retry(exc, attempt, deadline)
-            except LLMConfigError as exc:
-                self._remember(HealthReport(status="down", detail=str(exc)))
-                raise
 
     def complete(self, system, prompt, *, model="sonnet", timeout=None, images=()) -> str:
         return "".join(self.stream(system, prompt, model=model, timeout=timeout, images=images))
@@ -165,7 +173,7 @@ class ClaudeCodeBackend:
         try:
             self.complete(HEALTH_SYSTEM, HEALTH_PROMPT, model="haiku", timeout=self.config.health_timeout_s)
         except ClaudeQuotaError as exc:
-            return HealthReport(status="down", detail=f"quota reached, resets at {_iso(exc.reset_at)}")
+            return _quota_report(exc)
         except LLMError as exc:
             return HealthReport(status="down", detail=str(exc))
         latency = round((time.perf_counter() - started) * 1000, 1)
@@ -183,5 +191,6 @@ class ClaudeCodeBackend:
         return "answer cut short" if parser.has_answer else "no answer yet"
 
 
-def _iso(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).isoformat(timespec="minutes")
+def _quota_report(exc: ClaudeQuotaError) -> HealthReport:
+    reset = exc.reset_at.astimezone(timezone.utc).isoformat(timespec="minutes")
+    return HealthReport(status="down", detail=f"quota reached, resets at {reset}")

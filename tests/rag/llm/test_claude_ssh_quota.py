@@ -142,3 +142,16 @@ def test_a_malformed_line_between_valid_ones_is_tolerated(ssh_backend, replay_cl
     lines = [assistant_line("Réponse complète."), "{not json at all", "Warning: something odd", result_line("Réponse complète.", False)]
     backend = ssh_backend(executable=replay_cli(lines, 0))
     assert backend.complete("Système", "Question", model="haiku", timeout=30) == "Réponse complète."
+
+
+def test_health_shows_a_quota_met_by_a_real_call(ssh_backend, messages_api):
+    messages_api.mode = "quota"
+    backend = ssh_backend("oauth")
+    with pytest.raises(ClaudeQuotaError):
+        backend.complete("Système", "Question", model="sonnet", timeout=60)
+
+    report = backend.health()
+
+    assert report.status == "down"
+    assert report.detail == "quota reached, resets at 2026-01-01T00:00+00:00"
+    assert len(messages_api.conversation_requests()) == 1  # health reused what the call learnt
