@@ -1,0 +1,47 @@
+"""Riftbound and Flesh and Blood decks from the sample catalogs (docs/cards.md), no LLM."""
+
+import pytest
+
+from games.card_indexing import card_collection
+from games.cards import resolve_mentions
+from games.models import Game
+from oracle_site import components
+from rag.deckbuilding import DeckRequest, DeckTools, build_deck, default_spec
+from rag.deckbuilding.pool import eligible_pool
+from rag.llm.base import NoLLM
+from tests.card_fixtures import DATA, card_embedder, make_catalog  # noqa: F401
+
+
+@pytest.fixture
+def riftbound(db, card_embedder):
+    return make_catalog("riftbound", Game.CardGame.RIFTBOUND, DATA / "riftbound_cards.csv", card_embedder)
+
+
+@pytest.fixture
+def fab(db, card_embedder):
+    return make_catalog("fab", Game.CardGame.FAB, DATA / "fab_cards.json", card_embedder)
+
+
+def tools(game):
+    return DeckTools(store=components.vector_store(), embedder=components.embedder(), llm=NoLLM(),
+                     card_collection=card_collection(game), meta_collection=f"meta_{game.slug}")  # fmt: skip
+
+
+def test_riftbound_deck_has_12_runes_of_its_domains_and_3_battlefields(riftbound):
+    anchors = resolve_mentions(riftbound, ["Flash Bomb", "Chemtech Enforcer"])
+    result = build_deck(DeckRequest(game="riftbound", question="Un deck Riftbound Fury Chaos", fresh=anchors),
+                        tools(riftbound), lambda *_: None)  # fmt: skip
+    assert result.spec.domains == ["Chaos", "Fury"]
+    assert dict((n, q) for q, n in result.deck.sections["runes"]) == {"Fury Rune": 6, "Chaos Rune": 6}
+    assert sorted(n for _, n in result.deck.sections["battlefields"]) == ["Sunken Temple", "The Grand Plaza", "Zaun Warrens"]
+    # Two playable cards at 3 copies cannot make 40: the verdict says so instead of inventing cards.
+    assert not result.verdict.valid
+    assert result.verdict.issues == ["Deck principal : 6 cartes au lieu de 40."]
+    assert "Calm Rune" not in result.text and "Meditating Monk" not in result.text
+
+
+def test_fab_pool_holds_only_cards_the_hero_may_play(fab):
+    spec = default_spec("fab", hero="Katsu")
+    names = {c["card_name"] for c in eligible_pool(components.vector_store(), card_collection(fab), spec)}
+    assert {"Head Jab (red)", "Head Jab (blue)", "Sink Below (red)"} <= names
+    assert "Steelblade Supremacy (red)" not in names
