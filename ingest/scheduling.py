@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
@@ -205,17 +206,28 @@ def _remove_files(paths: list[Path]) -> None:
             path.unlink()
 
 
-def install_schedules(**_signal_kwargs) -> None:
+_sweeping = threading.local()
+
+
+def install_schedules(proc_name: str = "", **_signal_kwargs) -> None:
     """Start-up sweep (after `migrate`, and when a django-q2 worker spawns): re-arm the
     scheduled ingests and keep the daily BGG forum sync in line with the settings."""
     from games.bgg_sync import ensure_forum_sync_schedule
 
+    # django-q2's sync mode (Q_SYNC, tests) runs every task through a worker in the calling
+    # process and sends post_spawn each time: that is no start-up, and sweeping there would
+    # run due schedules inside the scheduler that is running them.
+    if proc_name == "MainProcess" or getattr(_sweeping, "active", False):
+        return
+    _sweeping.active = True
     try:
         restore_scheduled()
         ensure_forum_sync_schedule()
         start_due_now()
     except Exception:  # never keep a worker from starting: the next start retries
         log.exception("could not install the ingest and BGG schedules")
+    finally:
+        _sweeping.active = False
 
 
 def start_due_now() -> None:
