@@ -70,4 +70,5 @@ def ask_deckbuilding(*, game: Game, question: str, mentioned_cards=(), sticky_ca
         [c["card_name"] for c in mentioned_cards] + [name for name in result.deck.copies()],
         deck_discussed=True,
     )
-    return DeckAnswer(result.text, {**result.done_payload(), "stickyCardMentions": sticky})
+    # bestScore rates rulebook passages; a decklist is judged by its verdict instead.
+    return DeckAnswer(result.text, {**result.done_payload(), "stickyCardMentions": sticky, "bestScore": None})

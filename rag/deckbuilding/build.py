@@ -23,6 +23,7 @@ from .spec import DeckSpec, default_spec, request_spec
 log = logging.getLogger(__name__)
 
 MAX_RETRIES = 2
+COLOR_NAMES = {"W": "blanc", "U": "bleu", "B": "noir", "R": "rouge", "G": "vert"}
 Emit = Callable[[str, dict], None]
 
 
@@ -171,8 +172,8 @@ def generate_with_retries(llm, prompt: str, spec: DeckSpec, anchors, is_known, e
 
 def _offline_text(request: DeckRequest, spec: DeckSpec, candidates, decklists) -> tuple[str, ParsedDeck]:
     deck = build_offline_deck(spec, candidates, request.anchors)
-    colors = "/".join(spec.colors or spec.domains) or spec.hero
-    title = f"Deck {spec.format} {colors} ({spec.summary()})".replace("  ", " ")
+    colors = "-".join(COLOR_NAMES[c] for c in spec.colors) or "/".join(spec.domains) or spec.hero
+    title = f"Deck {spec.format.capitalize()} {colors} ({spec.summary()})".replace("  ", " ")
     notes = [
         "",
         "_Liste construite sans LLM à partir du pool éligible : chaque rôle est rempli par les cartes "

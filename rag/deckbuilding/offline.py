@@ -175,13 +175,13 @@ def render_deck_markdown(deck: ParsedDeck, spec: DeckSpec, title: str) -> str:
     lines = [f"## {title}", ""]
     for role, entries in deck.roles.items():
         lines.append(f"### {role} ({sum(q for q, _ in entries)})")
-        lines.extend(f"{q}× [[card:{name}]]" for q, name in entries)
+        lines.extend(f"- {q}× [[card:{name}]]" for q, name in entries)
         lines.append("")
     for section, heading in (("sideboard", "Sideboard"), ("runes", "Runes"), ("battlefields", "Champs de bataille")):
         entries = deck.sections.get(section, [])
         if entries or (section in spec.section_sizes() and spec.section_sizes()[section]):
             lines.append(f"### {heading} ({sum(q for q, _ in entries)})")
-            lines.extend(f"{q}× [[card:{name}]]" for q, name in entries)
+            lines.extend(f"- {q}× [[card:{name}]]" for q, name in entries)
             lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 

@@ -102,8 +102,11 @@ def inspiration_counts(decklists: Iterable[dict]) -> Counter:
 
 
 def rank_key(card: dict, anchors: set[str], inspiration: Counter, synergy: dict[str, float]):
+    """Anchors, then cards the inspiration lists play most, then Magic cards of the deck's colors
+    before colorless ones, then synergy score."""
     name = fold_name(card.get("card_name", ""))
-    return (name not in anchors, -inspiration.get(name, 0), -synergy.get(name, 0.0), name)
+    colorless = card.get("card_mtg_color_identity") == [] and bool(card.get("card_mtg_legal_formats"))
+    return (name not in anchors, -inspiration.get(name, 0), colorless, -synergy.get(name, 0.0), name)
 
 
 def select_role_candidates(pool: list[dict], spec: DeckSpec, anchors: Iterable[dict] = (), inspiration: Counter | None = None,
