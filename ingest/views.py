@@ -40,4 +40,5 @@ def ingest_jobs(request):
         "scheduled": jobs.filter(status=IngestJob.Status.SCHEDULED).order_by("scheduled_at"),
         "recent": jobs.exclude(status=IngestJob.Status.SCHEDULED)[:20],
     }
-    return render(request, "ingest/jobs.html", context)
+    template = "ingest/jobs.html#jobs-panel" if request.htmx else "ingest/jobs.html"  # htmx refreshes the panel
+    return render(request, template, context)

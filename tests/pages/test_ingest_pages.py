@@ -60,3 +60,11 @@ def test_jobs_panel_lists_scheduled_then_recent_jobs(client, alice, at_21h30):
     assert page.index("Ark Nova") < page.index("Récentes") < page.index("Heat")
     assert "L'oracle se repose. Reprise prévue à 21:30." in page
     assert reverse("admin:ingest_ingestjob_changelist") in page
+
+
+def test_jobs_panel_alone_is_sent_to_its_htmx_refresh(client, alice):
+    IngestJobFactory(game=GameFactory(name="Heat"), status=IngestJob.Status.DONE)
+    client.force_login(alice)
+    fragment = client.get(reverse("oracle-ingest-jobs"), headers={"HX-Request": "true"}).content.decode()
+    assert fragment.lstrip().startswith('<div id="jobs-panel"') and "Heat" in fragment
+    assert "<html" not in fragment
