@@ -43,7 +43,10 @@ def vector_store() -> VectorStore:
     with _store_lock:
         if _store is None:
             _store = open_store(
-                url=settings.QDRANT_URL, api_key=settings.QDRANT_API_KEY, path=settings.QDRANT_PATH
+                url=settings.QDRANT_URL,
+                api_key=settings.QDRANT_API_KEY,
+                path=settings.QDRANT_PATH,
+                engine=settings.QDRANT_EMBEDDED_ENGINE,
             )
         return _store
 

@@ -247,6 +247,8 @@ else:
 QDRANT_URL = env_str("QDRANT_URL")  # empty: local mode under QDRANT_PATH
 QDRANT_API_KEY = env_str("QDRANT_API_KEY")
 QDRANT_PATH = Path(env_str("QDRANT_PATH", str(VAR_DIR / "qdrant")))
+# Engine of the embedded store: qdrant-client local mode, or Qdrant Edge (fast BM25; docs/asking.md)
+QDRANT_EMBEDDED_ENGINE = env_choice("QDRANT_EMBEDDED_ENGINE", "local", ("local", "edge"))
 INDEX_SYNC_INTERVAL_S = env_float("INDEX_SYNC_INTERVAL_S", 3.0)  # web process; 0 disables
 
 # --- Embeddings and rerank -------------------------------------------------------------------

@@ -15,6 +15,7 @@ import re
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from rag.fusion import HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, merge_by_score, rrf_v2
@@ -242,7 +243,13 @@ def keep_lexical_matches(query: str, hits: list[Hit]) -> list[Hit]:
     """
     wanted = set(tokenize(query))
     needed = min(len(wanted), max(MIN_SHARED_TERMS, math.ceil(len(wanted) * MIN_SHARED_FRACTION)))
-    return [hit for hit in hits if len(wanted & set(tokenize(hit.payload.get("text", "")))) >= needed]
+    return [hit for hit in hits if len(wanted & _terms_of(hit.id, hit.payload.get("text", ""))) >= needed]
+
+
+@lru_cache(maxsize=65_536)
+def _terms_of(point_id: str, text: str) -> frozenset[str]:
+    """A chunk's terms, computed once per process (the same chunks come back often)."""
+    return frozenset(tokenize(text))
 
 
 def _rule_numbers_first(fused: list[Fused], rule_hits: list[Hit], numbers: list[str]) -> list[Fused]:

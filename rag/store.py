@@ -235,11 +235,20 @@ class VectorStore:
         self.client.close()
 
 
-def open_store(url: str = "", api_key: str = "", path: str | Path = "", timeout: int = 30) -> VectorStore:
-    """A server when `url` is set, else local mode in `path` (":memory:" for a throw-away index)."""
+def open_store(
+    url: str = "", api_key: str = "", path: str | Path = "", timeout: int = 30, engine: str = "local"
+) -> VectorStore:
+    """A server when `url` is set, else local mode in `path` (":memory:" for a throw-away index).
+
+    `engine="edge"` keeps the folder with Qdrant Edge instead (rag/edge_store.py), under
+    `path`/edge so that switching engines never reads the other one's files."""
     if url:
         client = QdrantClient(url=url, api_key=api_key or None, timeout=timeout)
         return VectorStore(client, f"server {url}")
+    if engine == "edge" and str(path) != ":memory:":
+        from rag.edge_store import EdgeVectorStore
+
+        return EdgeVectorStore(Path(path) / "edge")
     if str(path) == ":memory:":
         return VectorStore(QdrantClient(location=":memory:", force_disable_check_same_thread=True), "in-memory")
     Path(path).mkdir(parents=True, exist_ok=True)
