@@ -126,7 +126,8 @@ def mtg_records(records: Iterable[dict]) -> Iterator[dict]:
     """Normalised Magic cards from Scryfall prints or MTGJSON cards, merged per oracle card."""
     merged: dict[str, dict] = {}
     for record in records:
-        card = _mtgjson_card(record) if "manaCost" in record or "foreignData" in record else _scryfall_card(record)
+        from_mtgjson = "_set_code" in record or "manaCost" in record or "foreignData" in record
+        card = _mtgjson_card(record) if from_mtgjson else _scryfall_card(record)
         if card is None:
             continue
         current = merged.get(card["key"])

@@ -125,3 +125,14 @@ def test_a_list_still_invalid_after_two_retries_is_kept_with_its_verdict(dominar
 def test_llm_failure_falls_back_to_the_offline_deck(dominaria):
     result, _ = run(dominaria, ReplayedLLM(SPEC, [LLMError("connection reset")]))
     assert result.source == "offline" and result.verdict.valid
+
+
+def test_a_format_with_no_eligible_card_is_reported(dominaria):
+    known = catalog_names(dominaria)
+    tools = DeckTools(
+        store=components.vector_store(), embedder=components.embedder(), llm=NoLLM(),
+        card_collection=card_collection(dominaria), meta_collection=meta_collection(dominaria),
+        is_known=lambda name: fold_name(name) in known,
+    )  # fmt: skip
+    result = build_deck(DeckRequest(game="mtg", question="Un deck Pioneer complet ?"), tools, lambda *_: None)
+    assert any("Aucune carte du catalogue" in w for w in result.verdict.warnings)
