@@ -7,6 +7,7 @@ no scheduled, queued, running or finished job. `manage.py load_demo` calls `load
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +16,8 @@ from django.db import transaction
 from pdfminer.pdfpage import PDFPage
 
 from games.models import Booklet, Extension, Game
+
+log = logging.getLogger(__name__)
 
 DEMO_DIR = Path(__file__).resolve().parent
 # A job in one of these states already covers the booklet: queuing another would ingest it twice.
@@ -27,6 +30,7 @@ class DemoResult:
     created: list[str] = field(default_factory=list)
     queued: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
 
 
 def read_manifest() -> dict:
@@ -53,8 +57,13 @@ def load_demo(*, ingest: bool = True) -> DemoResult:
         if services is None:
             attach_pdf(booklet.owner, spec)
         elif needs_ingest(booklet):
-            queue_ingest(services, booklet, spec)
-            result.queued.append(spec["slug"])
+            try:
+                queue_ingest(services, booklet, spec)
+            except Exception:  # noqa: BLE001 - a demo booklet that cannot be queued must not stop the site
+                log.exception("demo booklet %s could not be queued", spec["slug"])
+                result.failed.append(spec["slug"])
+            else:
+                result.queued.append(spec["slug"])
         else:
             result.skipped.append(spec["slug"])
     return result

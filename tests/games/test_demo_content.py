@@ -264,3 +264,13 @@ def test_a_booklet_is_queued_again_only_when_it_has_no_chunks_and_no_live_or_fin
     assert not needs_ingest(base)
     assert not needs_ingest(expansion)
     assert needs_ingest(faq)  # a failed ingestion is retried at the next start
+
+
+@pytest.mark.django_db
+def test_load_demo_still_creates_the_game_when_a_booklet_cannot_be_queued(settings, capsys):
+    settings.UPLOAD_MAX_BYTES = 1024  # every demo PDF is refused by the ingestion's checks
+
+    call_command("load_demo")
+
+    assert Game.objects.get().slug == BASE and Extension.objects.count() == 2
+    assert f"could not be queued (see the log): {BASE}, {EXPANSION}, {FAQ}." in capsys.readouterr().out

@@ -22,4 +22,6 @@ class Command(BaseCommand):
             parts.append(f"ingestion queued: {', '.join(result.queued)}")
         if result.skipped:
             parts.append(f"already ingested or in progress: {', '.join(result.skipped)}")
+        if result.failed:
+            parts.append(f"could not be queued (see the log): {', '.join(result.failed)}")
         self.stdout.write("; ".join(parts) + ".")
