@@ -65,7 +65,7 @@ def evaluate(questions: list[dict], modes: dict, reranker=None, log=print) -> tu
     store, embedder = components.vector_store(), components.embedder()
     sync_if_changed(store)
     booklets = {}
-    for game in Game.objects.prefetch_related("extensions"):
+    for game in Game.objects.with_rules().prefetch_related("extensions"):
         booklets[game.slug] = booklets_of(game, list(game.extensions.all()))
     runs = dict(modes)
     if reranker is not None:

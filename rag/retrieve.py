@@ -25,7 +25,7 @@ from rag.store import Hit, VectorStore
 
 LIST_LIMIT = 30
 MIN_SHARED_TERMS = 2  # a BM25 hit sharing fewer terms with a longer question is noise
-MIN_SHARED_FRACTION = 1 / 3
+MIN_SHARED_FRACTION = 1 / 2
 FORUM_FREE_INTENTS = {"synergy", "deckbuilding", "meta"}
 
 _RULE_NUMBER_RE = re.compile(r"\b(\d{3}\.\d+[a-z]?)\b", re.IGNORECASE)
@@ -235,7 +235,7 @@ def _search_all(store, booklets, queries, dense_vectors, modes, question):
 
 
 def keep_lexical_matches(query: str, hits: list[Hit]) -> list[Hit]:
-    """BM25 hits that share at least a third of the query's terms, and at least two (all of
+    """BM25 hits that share at least half of the query's terms, and at least two (all of
     them for a shorter query).
 
     A chunk matching two common words (« player », « start ») of a seven-word question is not
