@@ -15,6 +15,7 @@ import csv
 import difflib
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -453,3 +454,28 @@ def resolve_mentions(game: Game, names: Iterable[str]) -> list[dict]:
             seen.add(card.pk)
             resolved.append(card_payload(card))
     return resolved
+
+
+_WORD_RE = re.compile(r"[\w'’-]+|//")
+MAX_NAME_WORDS = 7
+
+
+def cards_named_in(game: Game, text: str) -> list[dict]:
+    """Card dicts of the catalog cards whose English or French name appears in `text` (a
+    capitalised run of words; one-word names of 4 letters or more), for `[[card:…]]` wrapping."""
+    ids_by_name: dict[str, str] = {}
+    for name, pk in _folded_names(game):
+        if " " in name or len(name) >= 4:
+            ids_by_name.setdefault(name, pk)
+    words = list(_WORD_RE.finditer(text))
+    found: list[str] = []
+    for start, word in enumerate(words):
+        if not word.group(0)[:1].isupper():
+            continue
+        for end in range(min(len(words), start + MAX_NAME_WORDS), start, -1):
+            phrase = fold_name(text[word.start() : words[end - 1].end()])
+            if phrase in ids_by_name:
+                found.append(ids_by_name[phrase])
+                break
+    cards = Card.objects.filter(pk__in=set(found))
+    return [card_payload(card) for card in cards]

@@ -211,6 +211,11 @@ def _answer(question: Question, emit: Emit) -> None:
         )
     else:
         answer = _generate(question, game, chunks, retrieval, llm, _cards_block(fresh, sticky), emit)
+        if game.card_game:  # card names become [[card:Name]]: the page previews the card
+            from games.cards import cards_named_in
+            from rag.cards import wrap_card_names
+
+            answer = wrap_card_names(answer, [*fresh, *sticky, *cards_named_in(game, answer)])
     steps.done("answer")
 
     diagnostics = {

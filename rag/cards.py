@@ -166,7 +166,8 @@ def build_wrap_aliases(cards: Iterable[dict]) -> dict[str, str]:
     return aliases
 
 
-_WRAPPED_RE = re.compile(r"\[\[card:[^\]]+\]\]")
+# Left untouched: existing wrappers, and citations `[Booklet, p.4 : "quote"]` (quotes stay verbatim).
+_WRAPPED_RE = re.compile(r"\[\[card:[^\]]+\]\]|\[[^\[\]\n]+?,\s*p(?:age|\.)?\s*\d+[^\]\n]*\]")
 
 
 def auto_wrap_card_mentions(text: str, aliases: dict[str, str]) -> str:
@@ -189,3 +190,8 @@ def auto_wrap_card_mentions(text: str, aliases: dict[str, str]) -> str:
 
 def _wrap_plain(text: str, pattern: re.Pattern, by_fold: dict[str, str]) -> str:
     return pattern.sub(lambda m: f"[[card:{by_fold.get(fold_name(m.group(1)), m.group(1))}]]", text)
+
+
+def wrap_card_names(answer: str, cards: Iterable[dict]) -> str:
+    """An answer with the names of the given cards (mentioned, retrieved) wrapped `[[card:Name]]`."""
+    return auto_wrap_card_mentions(answer, build_wrap_aliases(cards))

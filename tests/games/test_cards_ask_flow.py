@@ -37,3 +37,32 @@ def test_mentioned_card_is_resolved_by_its_french_name(dominaria):
     context = ask(dominaria, "Que fait @Drakôn de l'Académie si je paie le kicker ?", ["Drakôn de l'Académie"])
     assert [c["card_name"] for c in context["mentionedCards"]] == ["Academy Drake"]
     assert context["mentionedCards"][0]["name"] == "Academy Drake"
+
+
+class AnsweringLLM:
+    """A replayed LLM answer naming cards in plain text (intent: synergy)."""
+
+    name, available = "replay", True
+
+    def complete(self, system, prompt, *, model="sonnet", timeout=None, images=()):
+        return "synergy"
+
+    def stream(self, system, prompt, *, model="sonnet", timeout=None, images=()):
+        yield "Avec Saproling Migration, jouez Sporecrown Thallid et les Elfes de Llanowar."
+
+    def health(self):
+        return None
+
+
+def test_card_names_in_an_llm_answer_are_wrapped_for_the_page(dominaria, monkeypatch):
+    from oracle_site import components
+    from questions.models import Question
+
+    monkeypatch.setattr(components, "llm_backend", lambda: AnsweringLLM())
+    question = create_question(game=dominaria, text="Quelles synergies avec @Llanowar Elves ?", card_mentions=["Llanowar Elves"])
+    events = []
+    answer_question(question.pk, lambda name, data: events.append((name, data)))
+    answer = Question.objects.get(pk=question.pk).answer
+    assert "[[card:Saproling Migration]]" in answer and "[[card:Sporecrown Thallid]]" in answer
+    assert "les [[card:Llanowar Elves]]." in answer  # French name, canonical English card
+    assert events[-1][1]["fullAnswer"] == answer

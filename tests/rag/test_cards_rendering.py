@@ -66,3 +66,12 @@ def test_card_names_in_an_answer_are_wrapped_once_french_names_included():
 def test_basic_lands_in_french_and_english_are_recognised():
     assert all(is_basic_land(n) for n in ["Forest", "Forêt", "Île", "Snow-Covered Island", "Wastes", "marais"])
     assert not is_basic_land("Llanowar Elves")
+
+
+def test_citations_keep_their_quotes_verbatim():
+    from rag.cards import wrap_card_names
+
+    answer = 'Academy Drake vole [Magic, p.3 : "Academy Drake has flying"] donc oui.'
+    assert wrap_card_names(answer, [DRAKE]) == (
+        '[[card:Academy Drake]] vole [Magic, p.3 : "Academy Drake has flying"] donc oui.'
+    )
