@@ -121,6 +121,14 @@ def main() -> None:
     index_s = time.perf_counter() - started
     print(f"index: {reports[0]['written']} points in {index_s:.1f}s, peak {peak_mb():.0f} MB")
 
+    from games.cards import search_cards
+
+    for query in ("Storm Llan", "llanowar elvs 1", "drakon de l"):
+        search_cards(game, query)  # the first call builds the per-process name cache
+        started = time.perf_counter()
+        found = search_cards(game, query)
+        print(f"autocomplete {query!r}: {len(found)} cards in {(time.perf_counter() - started) * 1000:.0f} ms")
+
     started = time.perf_counter()
     again = import_cards(game, path)
     print(f"re-import (unchanged): {again.unchanged} unchanged in {time.perf_counter() - started:.1f}s")
