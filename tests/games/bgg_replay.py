@@ -52,7 +52,7 @@ class FakeBgg:
         if pending:
             status = pending.pop(0)
             return status, {202: TRY_LATER, 429: RATE_LIMITED}.get(status, "Service Unavailable")
-        name = self._file_for(endpoint, params)
+        name = self._file_for(endpoint, params, self.overrides)
         if name in self.overrides:
             return 200, self.overrides[name]
         path = XML_DIR / name
@@ -61,9 +61,13 @@ class FakeBgg:
         return 200, path.read_text(encoding="utf-8")
 
     @staticmethod
-    def _file_for(endpoint: str, params: dict) -> str:
+    def _file_for(endpoint: str, params: dict, overrides: dict) -> str:
         if endpoint == "forum":
-            return "forum.xml" if params.get("page", "1") == "1" else "forum-page2.xml"
+            page = params.get("page", "1")
+            if page == "1":
+                return "forum.xml"
+            name = f"forum-page{page}.xml"
+            return name if name in overrides else "forum-page2.xml"  # recorded: past the end
         if endpoint in ("thread", "thing"):
             return f"{endpoint}-{params.get('id')}.xml"
         return f"{endpoint}.xml"
