@@ -11,6 +11,7 @@ and is embedded again, the others keep theirs.
 
 from __future__ import annotations
 
+import bisect
 import csv
 import difflib
 import hashlib
@@ -26,7 +27,7 @@ from rag.cards import card_embedding_text, fold_name
 
 from .card_indexing import card_collection, card_payload, text_hash
 from .indexing import mark_changed
-from .models import Card, Game
+from .models import Card, Game, IndexState
 
 MTG_SKIPPED_LAYOUTS = {"token", "double_faced_token", "art_series", "emblem", "vanguard", "scheme", "planar"}
 FAB_PITCH_COLORS = {1: "red", 2: "yellow", 3: "blue"}
@@ -375,74 +376,121 @@ def _update_changed(rows: list[Card]) -> None:
 
 # --- Look-ups -------------------------------------------------------------------------------
 
-_catalog_names: dict[str, tuple[int, list[tuple[str, str]]]] = {}
+
+@dataclass
+class _NameIndex:
+    """Folded English and French names of a game's cards, sorted for prefix look-ups by bisection:
+    autocomplete and mentions never scan the card table (rows carry their vectors)."""
+
+    stamp: tuple
+    keys: list[str]  # sorted folded names
+    ids: list[str]  # card id of each key
+    exact: dict[str, str]
+    by_initial: dict[str, list[str]]
+
+
+_name_indexes: dict[str, _NameIndex] = {}
 
 
 def forget_catalog(game: Game) -> None:
-    _catalog_names.pop(str(game.pk), None)
+    _name_indexes.pop(str(game.pk), None)
 
 
-def _folded_names(game: Game) -> list[tuple[str, str]]:
-    """[(folded name, card id)] of a game, English and French, cached per process."""
-    count = Card.objects.filter(game=game).count()
-    cached = _catalog_names.get(str(game.pk))
-    if cached and cached[0] == count:
-        return cached[1]
-    names = []
+def _name_index(game: Game) -> _NameIndex:
+    version = IndexState.objects.filter(collection=card_collection(game)).values_list("version", flat=True).first()
+    stamp = (version, Card.objects.filter(game=game).count())
+    cached = _name_indexes.get(str(game.pk))
+    if cached and cached.stamp == stamp:
+        return cached
+    pairs = []
     for pk, name, name_fr in Card.objects.filter(game=game).values_list("id", "search_name", "search_name_fr"):
-        names.append((name, str(pk)))
-        if name_fr:
-            names.append((name_fr, str(pk)))
-    _catalog_names[str(game.pk)] = (count, names)
-    return names
+        pairs += [(name, str(pk))] + ([(name_fr, str(pk))] if name_fr else [])
+        if " // " in name:
+            pairs.append((name.split(" // ")[0], str(pk)))
+    pairs.sort()
+    by_initial: dict[str, list[str]] = {}
+    for name, _ in pairs:
+        by_initial.setdefault(name[:1], []).append(name)
+    index = _NameIndex(stamp, [n for n, _ in pairs], [pk for _, pk in pairs], dict(reversed(pairs)), by_initial)
+    _name_indexes[str(game.pk)] = index
+    return index
+
+
+def _cards_in_order(ids: list[str]) -> list[Card]:
+    order = {pk: i for i, pk in enumerate(ids)}
+    cards = Card.objects.filter(pk__in=ids).defer("dense", "sparse")
+    return sorted(cards, key=lambda c: order[str(c.pk)])
 
 
 def search_cards(game: Game, query: str, limit: int = 10) -> list[Card]:
-    """Autocomplete: names starting with the query first, then names containing a word that
-    starts with it, then close spellings (typos), in French and English."""
+    """Autocomplete: names starting with the query first (shortest first), then names with a
+    word starting with it, then close spellings (typos), in French and English."""
     folded = fold_name(query)
     if not folded:
         return []
-    cards = Card.objects.filter(game=game)
-    found: list = list(cards.filter(search_name__startswith=folded)[:limit])
-    found += list(cards.filter(search_name_fr__startswith=folded).exclude(pk__in=[c.pk for c in found])[:limit])
-    if len(found) < limit:
-        found += _word_prefix_matches(game, folded, exclude={c.pk for c in found}, limit=limit - len(found))
-    if len(found) < limit:
-        found += _fuzzy_matches(game, folded, exclude={str(c.pk) for c in found}, limit=limit - len(found))
-    return found[:limit]
-
-
-def _word_prefix_matches(game: Game, folded: str, exclude: set, limit: int) -> list[Card]:
-    ids = [pk for name, pk in _folded_names(game) if f" {folded}" in f" {name}"]
-    rows = Card.objects.filter(pk__in=ids[: limit * 4]).exclude(pk__in=exclude)
-    return sorted(rows, key=lambda c: len(c.name))[:limit]
-
-
-def _fuzzy_matches(game: Game, folded: str, exclude: set, limit: int) -> list[Card]:
-    """Close spellings of a whole name, or of the beginning of a name being typed."""
-    ids_by_name: dict[str, list[str]] = {}
-    for name, pk in _folded_names(game):
-        ids_by_name.setdefault(name, []).append(pk)
-        ids_by_name.setdefault(name[: len(folded)], []).append(pk)
+    index = _name_index(game)
     ids: list[str] = []
-    for name in difflib.get_close_matches(folded, list(ids_by_name), n=limit * 2, cutoff=0.75):
-        ids += [pk for pk in ids_by_name[name] if pk not in exclude and pk not in ids]
-    order = {pk: i for i, pk in enumerate(ids)}
-    return sorted(Card.objects.filter(pk__in=ids[:limit]), key=lambda c: order[str(c.pk)])
+    for found in (_prefix_ids(index, folded, limit), _word_prefix_ids(index, folded, limit), _fuzzy_ids(index, folded, limit)):
+        ids += [pk for pk in found if pk not in ids]
+        if len(ids) >= limit:
+            break
+    return _cards_in_order(ids[:limit])
+
+
+def _prefix_ids(index: _NameIndex, folded: str, limit: int) -> list[str]:
+    start = bisect.bisect_left(index.keys, folded)
+    matches = []
+    for position in range(start, len(index.keys)):
+        if not index.keys[position].startswith(folded) or len(matches) >= limit * 5:
+            break
+        matches.append((len(index.keys[position]), index.keys[position], index.ids[position]))
+    return [pk for _, _, pk in sorted(matches)]
+
+
+def _word_prefix_ids(index: _NameIndex, folded: str, limit: int) -> list[str]:
+    needle = f" {folded}"
+    matches = [(len(name), pk) for name, pk in zip(index.keys, index.ids) if needle in f" {name}"]
+    return [pk for _, pk in sorted(matches)[: limit * 2]]
+
+
+def _fuzzy_ids(index: _NameIndex, folded: str, limit: int) -> list[str]:
+    """Close spellings of a whole name, or of the beginning of a name being typed (names sharing
+    the query's first letter: a typo there is rare, and it keeps this fast on 30k cards)."""
+    candidates: dict[str, str] = {}
+    for name in index.by_initial.get(folded[:1], []):
+        candidates.setdefault(name, name)
+        candidates.setdefault(name[: len(folded)], name)
+    close = difflib.get_close_matches(folded, list(candidates), n=limit * 2, cutoff=0.75)
+    return [index.exact[candidates[name]] for name in close]
 
 
 def find_card(game: Game, name: str) -> Card | None:
-    """The card a player named (exact English or French name, else a front face, else a close spelling)."""
+    """The card a player named (exact English or French name or front face, else a close spelling)."""
     folded = fold_name(name)
-    cards = Card.objects.filter(game=game)
-    card = cards.filter(search_name=folded).first() or cards.filter(search_name_fr=folded).first()
-    if card is None:
-        card = cards.filter(search_name__startswith=f"{folded} // ").first()
-    if card is None:
-        matches = _fuzzy_matches(game, folded, exclude=set(), limit=1)
-        card = matches[0] if matches else None
-    return card
+    index = _name_index(game)
+    pk = index.exact.get(folded) or next(iter(_fuzzy_ids(index, folded, 1)), None)
+    return Card.objects.filter(pk=pk).first() if pk else None
+
+
+def cards_named_in(game: Game, text: str) -> list[dict]:
+    """Card dicts of the catalog cards whose English or French name appears in `text` (a
+    capitalised run of words; one-word names of 4 letters or more), for `[[card:…]]` wrapping."""
+    index = _name_index(game)
+    words = list(_WORD_RE.finditer(text))
+    found: set[str] = set()
+    for start, word in enumerate(words):
+        if not word.group(0)[:1].isupper():
+            continue
+        for end in range(min(len(words), start + MAX_NAME_WORDS), start, -1):
+            phrase = fold_name(text[word.start() : words[end - 1].end()])
+            if phrase in index.exact and (" " in phrase or len(phrase) >= 4):
+                found.add(index.exact[phrase])
+                break
+    return [card_payload(card) for card in Card.objects.filter(pk__in=found)]
+
+
+_WORD_RE = re.compile(r"[\w'’-]+|//")
+MAX_NAME_WORDS = 7
 
 
 def resolve_mentions(game: Game, names: Iterable[str]) -> list[dict]:
@@ -455,27 +503,3 @@ def resolve_mentions(game: Game, names: Iterable[str]) -> list[dict]:
             resolved.append(card_payload(card))
     return resolved
 
-
-_WORD_RE = re.compile(r"[\w'’-]+|//")
-MAX_NAME_WORDS = 7
-
-
-def cards_named_in(game: Game, text: str) -> list[dict]:
-    """Card dicts of the catalog cards whose English or French name appears in `text` (a
-    capitalised run of words; one-word names of 4 letters or more), for `[[card:…]]` wrapping."""
-    ids_by_name: dict[str, str] = {}
-    for name, pk in _folded_names(game):
-        if " " in name or len(name) >= 4:
-            ids_by_name.setdefault(name, pk)
-    words = list(_WORD_RE.finditer(text))
-    found: list[str] = []
-    for start, word in enumerate(words):
-        if not word.group(0)[:1].isupper():
-            continue
-        for end in range(min(len(words), start + MAX_NAME_WORDS), start, -1):
-            phrase = fold_name(text[word.start() : words[end - 1].end()])
-            if phrase in ids_by_name:
-                found.append(ids_by_name[phrase])
-                break
-    cards = Card.objects.filter(pk__in=set(found))
-    return [card_payload(card) for card in cards]
