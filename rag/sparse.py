@@ -15,6 +15,7 @@ Rule numbers like « 702.2b » and « 4.1 » are kept whole: questions cite them
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 import zlib
 from collections import Counter
@@ -29,6 +30,7 @@ AVG_LEN = 120.0  # tokens per chunk, roughly; only shapes the length normalisati
 
 _FRENCH = snowballstemmer.stemmer("french")
 _ENGLISH = snowballstemmer.stemmer("english")
+_STEMMER_LOCK = threading.Lock()  # a Snowball stemmer keeps its word in itself: not thread-safe
 
 _TOKEN_RE = re.compile(r"\d+(?:\.\d+)*[a-z]?|[a-z0-9]+", re.IGNORECASE)
 _ELISION_RE = re.compile(r"\b(?:l|d|j|m|n|s|t|c|qu|jusqu|lorsqu|puisqu|quoiqu)['’]", re.IGNORECASE)
@@ -55,8 +57,9 @@ def _fold(text: str) -> str:
 def _stems(word: str) -> tuple[str, ...]:
     if word[0].isdigit():
         return (word,)
-    french = _FRENCH.stemWord(word)
-    english = _ENGLISH.stemWord(word)
+    with _STEMMER_LOCK:
+        french = _FRENCH.stemWord(word)
+        english = _ENGLISH.stemWord(word)
     return (french,) if french == english else (french, english)
 
 

