@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from games.indexing import sync_if_changed
@@ -59,10 +59,11 @@ def booklets_of(game: Game, extensions) -> list[BookletRef]:
     return [booklet_ref(game.base_booklet)] + [booklet_ref(ext.booklet) for ext in extensions]
 
 
-def create_question(
+def new_question(
     *, game: Game, text: str, extensions=(), history=(), card_mentions=(), sticky_card_mentions=(), user=None
-) -> Question:
-    question = Question.objects.create(
+) -> tuple[Question, list]:
+    """An unsaved Question (its id already set) and its booklets, for `save_question`."""
+    question = Question(
         game=game,
         text=text,
         history=list(history),
@@ -70,9 +71,19 @@ def create_question(
         sticky_card_mentions=list(sticky_card_mentions),
         user=user,
     )
-    if extensions:
-        question.extensions.set(extensions)
+    return question, list(extensions)
+
+
+def save_question(question: Question, extensions) -> Question:
+    with transaction.atomic():
+        question.save(force_insert=True)
+        if extensions:
+            question.extensions.set(extensions)
     return question
+
+
+def create_question(**fields) -> Question:
+    return save_question(*new_question(**fields))
 
 
 def resolve_mentions(game: Game, names) -> list[dict]:
@@ -84,6 +95,13 @@ def resolve_mentions(game: Game, names) -> list[dict]:
     except ImportError:
         return []
     return resolve(game, names)
+
+
+def _capped_sticky(question: Question) -> list[str]:
+    """Earlier turns' cards, FIFO capped at 20 (80 while a deck is discussed)."""
+    from rag.cards import capped_sticky
+
+    return capped_sticky(question.sticky_card_mentions, question.text, question.history)
 
 
 def _cards_block(fresh: list[dict], sticky: list[dict]) -> str:
@@ -178,7 +196,7 @@ def _answer(question: Question, emit: Emit) -> None:
     extensions = list(Extension.objects.filter(questions=question).order_by("name"))
     booklets = booklets_of(game, extensions)
     fresh = resolve_mentions(game, question.card_mentions)
-    sticky = resolve_mentions(game, question.sticky_card_mentions)
+    sticky = resolve_mentions(game, _capped_sticky(question))
     llm = components.llm_backend()
     intent_future = _pool.submit(classify, question.text, llm, settings.ASK_CLASSIFY_TIMEOUT_S)
     hyde_future = _pool.submit(hypothetical_passage, question.text, llm, game.name, settings.ASK_HYDE_TIMEOUT_S)
@@ -343,12 +361,23 @@ def _remote_images_root() -> str:
 # --- background --------------------------------------------------------------------------------
 
 
-def start_answering(question_id, emit: Emit) -> threading.Thread:
-    """Answer in a daemon thread with its own database connection; returns the thread."""
+def start_answering(question_id, emit: Emit, unsaved: tuple[Question, list] | None = None) -> threading.Thread:
+    """Answer in a daemon thread with its own database connection; returns the thread.
+
+    `unsaved` (from `new_question`) is saved first, in the thread: the stream's `meta` event
+    does not wait for a database write (SQLite may be busy with an ingestion)."""
 
     def run():
         close_old_connections()
         try:
+            if unsaved is not None:
+                try:
+                    save_question(*unsaved)
+                except Exception as exc:  # nothing stored: only the listener can be told
+                    log.exception("question %s could not be saved", question_id)
+                    emit("error", {"message": f"L'Oracle n'a pas pu enregistrer la question : {exc}",
+                                   "questionId": str(question_id)})
+                    return
             answer_question(question_id, emit)
         finally:
             connection.close()

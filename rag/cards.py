@@ -195,3 +195,18 @@ def _wrap_plain(text: str, pattern: re.Pattern, by_fold: dict[str, str]) -> str:
 def wrap_card_names(answer: str, cards: Iterable[dict]) -> str:
     """An answer with the names of the given cards (mentioned, retrieved) wrapped `[[card:Name]]`."""
     return auto_wrap_card_mentions(answer, build_wrap_aliases(cards))
+
+
+_DECK_LINE_RE = re.compile(r"\d+\s*[×xX]\s*\[\[card:")
+
+
+def deck_in_discussion(question: str, history: Sequence[dict] = ()) -> bool:
+    """A deck is being discussed: the question speaks of one, or an earlier answer was a list."""
+    if re.search(r"\bdecks?\b|\bdecklists?\b", fold_name(question)):
+        return True
+    return any(_DECK_LINE_RE.search(str(turn.get("answer", ""))) for turn in history if isinstance(turn, dict))
+
+
+def capped_sticky(names: Sequence[str], question: str, history: Sequence[dict] = ()) -> list[str]:
+    """The sticky mentions the prompt shows: the newest 20, or 80 while a deck is discussed."""
+    return update_sticky(names, [], deck_discussed=deck_in_discussion(question, history))

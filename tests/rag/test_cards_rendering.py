@@ -75,3 +75,14 @@ def test_citations_keep_their_quotes_verbatim():
     assert wrap_card_names(answer, [DRAKE]) == (
         '[[card:Academy Drake]] vole [Magic, p.3 : "Academy Drake has flying"] donc oui.'
     )
+
+
+def test_sticky_cap_grows_to_eighty_while_a_deck_is_discussed():
+    from rag.cards import capped_sticky
+
+    names = [f"Card {i}" for i in range(100)]
+    assert len(capped_sticky(names, "Et contre les fliers ?")) == 20
+    assert len(capped_sticky(names, "Je veux améliorer mon deck")) == 80
+    history = [{"question": "Une liste ?", "answer": "### Créatures (20)\n- 4× [[card:Llanowar Elves]]"}]
+    assert len(capped_sticky(names, "Et contre les fliers ?", history)) == 80
+    assert capped_sticky(names, "?")[-1] == "Card 99"
