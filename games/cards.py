@@ -416,6 +416,11 @@ def _name_index(game: Game) -> _NameIndex:
     return index
 
 
+def catalog_names(game: Game) -> set[str]:
+    """Every folded name (English, French, front face) of the game's cards."""
+    return set(_name_index(game).exact)
+
+
 def _cards_in_order(ids: list[str]) -> list[Card]:
     order = {pk: i for i, pk in enumerate(ids)}
     cards = Card.objects.filter(pk__in=ids).defer("dense", "sparse")

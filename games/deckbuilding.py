@@ -11,6 +11,7 @@ from rag.cards import fold_name, update_sticky
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck
 
 from .card_indexing import card_collection, meta_collection
+from .cards import catalog_names
 from .indexing import sync_if_changed
 from .models import Card, Game
 
@@ -24,16 +25,6 @@ class DeckAnswer(str):
         answer = super().__new__(cls, text)
         answer.done_extra = done_extra
         return answer
-
-
-def catalog_names(game: Game) -> set[str]:
-    names = set()
-    for name, name_fr in Card.objects.filter(game=game).values_list("search_name", "search_name_fr"):
-        names.add(name)
-        names.add(name.split(" // ")[0])
-        if name_fr:
-            names.add(name_fr)
-    return names
 
 
 def hero_names(game: Game) -> list[str]:
