@@ -110,6 +110,17 @@ def _fallback_spec(request: DeckRequest, decomposition: Decomposition) -> DeckSp
     )
 
 
+def _with_anchor_colors(spec: DeckSpec, anchors: list[dict]) -> DeckSpec:
+    """Anchors are mandatory: their colors (domains) belong to the deck whatever the spec says."""
+    if spec.game == "mtg" and spec.colors:
+        colors = set(spec.colors) | {c for a in anchors for c in a.get("card_mtg_color_identity") or []}
+        return spec.model_copy(update={"colors": [c for c in "WUBRG" if c in colors]})
+    if spec.game == "riftbound" and spec.domains:
+        domains = set(spec.domains) | {d for a in anchors for d in a.get("card_domains") or []}
+        return spec.model_copy(update={"domains": sorted(domains)})
+    return spec
+
+
 def _colors_from_hits(hits, spec: DeckSpec) -> DeckSpec:
     """No color asked nor implied by an anchor: the two colors most present among the best cards."""
     if spec.game != "mtg" or spec.colors:
@@ -127,6 +138,7 @@ def prepare(request: DeckRequest, tools: DeckTools):
     decomposition = decompose(request.question, tools.llm, game_kind=request.game, set_names=request.set_names,
                               heroes=request.heroes)  # fmt: skip
     spec, spec_source = request_spec(request.question, tools.llm, _fallback_spec(request, decomposition), tools.spec_timeout)
+    spec = _with_anchor_colors(spec, request.anchors)
     search = replace(
         decomposition,
         colors=tuple(spec.colors),

@@ -136,3 +136,9 @@ def test_a_format_with_no_eligible_card_is_reported(dominaria):
     )  # fmt: skip
     result = build_deck(DeckRequest(game="mtg", question="Un deck Pioneer complet ?"), tools, lambda *_: None)
     assert any("Aucune carte du catalogue" in w for w in result.verdict.warnings)
+
+
+def test_an_llm_spec_narrower_than_the_anchors_keeps_their_colors(dominaria):
+    mono_blue = json.dumps({"game": "mtg", "format": "standard", "colors": ["U"], "main": 60, "sideboard": 15, "max_copies": 4})
+    result, _ = run(dominaria, ReplayedLLM(mono_blue, [VALID]))
+    assert result.spec.colors == ["U", "G"] and result.verdict.valid
