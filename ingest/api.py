@@ -133,7 +133,7 @@ def list_game_jobs(request, game_id: UUID):
 async def stream_job_events(request, job_id: UUID, last_event_id: int = 0):
     """Server-sent events of a job: replays the events after `Last-Event-ID` (header) or
     `?last_event_id=`, then follows the job until its `done` or `error` event."""
-    job = await IngestJob.objects.select_related("game", "extension").filter(pk=job_id).afirst()
+    job = await IngestJob.objects.select_related("game", "extension", "extension__game").filter(pk=job_id).afirst()
     if job is None:
         raise Http404
     header = request.headers.get("Last-Event-ID", "")
