@@ -14,7 +14,7 @@ from oracle_site.ratelimit import ask_throttles
 
 from .auth import ASK_AUTH, asking_user
 from .models import Question
-from .services import create_question, start_answering
+from .services import new_question, start_answering
 from .sse import AnswerStream
 
 router = Router(tags=["questions"])
@@ -63,7 +63,8 @@ def invalid(field: str, message: str) -> JsonResponse:
     return JsonResponse({"detail": detail}, status=422)
 
 
-def _check_and_create(request, payload: AskIn):
+def _check(request, payload: AskIn):
+    """Validate (reads only) and build the unsaved question with its booklets."""
     game = Game.objects.filter(pk=payload.gameId).first()
     if game is None:
         return invalid("gameId", "jeu inconnu")
@@ -71,7 +72,7 @@ def _check_and_create(request, payload: AskIn):
     extensions = list(Extension.objects.filter(game=game, pk__in=wanted))
     if len(extensions) != len(wanted):
         return invalid("extensions", "livret inconnu ou d'un autre jeu")
-    return create_question(
+    return new_question(
         game=game,
         text=payload.question,
         extensions=extensions,
@@ -85,11 +86,12 @@ def _check_and_create(request, payload: AskIn):
 @router.post("/ask/stream", auth=ASK_AUTH, throttle=ask_throttles(), url_name="oracle-ask-stream")
 async def ask_stream(request, payload: AskIn):
     """Ask a question; the answer streams as server-sent events (docs/asking.md)."""
-    created = await sync_to_async(_check_and_create)(request, payload)
-    if isinstance(created, JsonResponse):
-        return created
-    stream = AnswerStream(created.pk, settings.ASK_HEARTBEAT_S)
-    start_answering(created.pk, stream.emit)
+    checked = await sync_to_async(_check)(request, payload)
+    if isinstance(checked, JsonResponse):
+        return checked
+    question = checked[0]
+    stream = AnswerStream(question.pk, settings.ASK_HEARTBEAT_S)
+    start_answering(question.pk, stream.emit, unsaved=checked)
     response = StreamingHttpResponse(stream.events(), content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"

@@ -122,14 +122,41 @@ def bench_real(var_dir: str, rounds: int) -> None:
         print(f"real {game.slug:<22} {count:>6} chunks: {measure(store, embedder, booklets, rounds)}")
 
 
+def bench_first_event(base_url: str, token: str, game_id: str, rounds: int) -> None:
+    """Time from sending POST /api/ask/stream to receiving its first SSE event (`meta`)."""
+    import httpx
+
+    firsts, totals = [], []
+    for n in range(rounds):
+        body = {"gameId": game_id, "question": QUESTIONS[n % len(QUESTIONS)]}
+        start = time.perf_counter()
+        with httpx.stream("POST", f"{base_url}/api/ask/stream", json=body, timeout=120,
+                          headers={"Authorization": f"Bearer {token}"}) as response:
+            lines = response.iter_lines()
+            for line in lines:
+                if line.startswith("data:"):
+                    firsts.append((time.perf_counter() - start) * 1000)
+                    break
+            for line in lines:
+                pass
+        totals.append((time.perf_counter() - start) * 1000)
+    print(f"first SSE event: p50 {statistics.median(firsts):.1f} ms, p95 {np.percentile(firsts, 95):.1f} ms; "
+          f"whole answer p50 {statistics.median(totals):.0f} ms ({rounds} questions)")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="2000,30000")
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--real", help="a var folder filled by eval.run (e.g. var/eval)")
     parser.add_argument("--engine", choices=("local", "edge"), default="local", help="embedded store engine")
+    parser.add_argument("--sse", metavar="BASE_URL", help="time the first SSE event of a running server "
+                        "(needs ORACLE_TOKEN and ORACLE_GAME_ID in the environment)")
     args = parser.parse_args(argv)
     os.environ["QDRANT_EMBEDDED_ENGINE"] = args.engine
+    if args.sse:
+        bench_first_event(args.sse, os.environ["ORACLE_TOKEN"], os.environ["ORACLE_GAME_ID"], args.rounds)
+        return 0
     if args.real:
         bench_real(args.real, args.rounds)
     sizes = [int(s) for s in args.sizes.split(",") if s]
