@@ -7,7 +7,7 @@ from django.shortcuts import get_object_or_404
 from ninja import Router, Schema
 from ninja.security import SessionAuth
 
-from .cards import search_cards
+from .card_lookup import search_cards
 from .models import Game
 
 router = Router(tags=["games"])

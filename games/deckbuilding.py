@@ -11,7 +11,7 @@ from rag.cards import fold_name, update_sticky
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck
 
 from .card_indexing import card_collection, meta_collection
-from .cards import catalog_names
+from .card_lookup import catalog_names
 from .indexing import sync_if_changed
 from .models import Card, Game
 

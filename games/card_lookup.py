@@ -1,0 +1,148 @@
+"""Card look-ups: autocomplete, @-mention resolution, names written in an answer. They run on
+an in-memory index of the folded names (English, French, front faces), rebuilt when the
+catalog changes, so a 30k-card game never has its table scanned per keystroke."""
+
+from __future__ import annotations
+
+import bisect
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Iterable
+
+from rag.cards import fold_name
+
+from .card_indexing import card_collection, card_payload
+from .models import Card, Game, IndexState
+
+@dataclass
+class _NameIndex:
+    """Folded English and French names of a game's cards, sorted for prefix look-ups by bisection:
+    autocomplete and mentions never scan the card table (rows carry their vectors)."""
+
+    stamp: tuple
+    keys: list[str]  # sorted folded names
+    ids: list[str]  # card id of each key
+    exact: dict[str, str]
+    by_initial: dict[str, list[str]]
+
+
+_name_indexes: dict[str, _NameIndex] = {}
+
+
+def forget_catalog(game: Game) -> None:
+    _name_indexes.pop(str(game.pk), None)
+
+
+def _name_index(game: Game) -> _NameIndex:
+    version = IndexState.objects.filter(collection=card_collection(game)).values_list("version", flat=True).first()
+    stamp = (version, Card.objects.filter(game=game).count())
+    cached = _name_indexes.get(str(game.pk))
+    if cached and cached.stamp == stamp:
+        return cached
+    pairs = []
+    for pk, name, name_fr in Card.objects.filter(game=game).values_list("id", "search_name", "search_name_fr"):
+        pairs += [(name, str(pk))] + ([(name_fr, str(pk))] if name_fr else [])
+        if " // " in name:
+            pairs.append((name.split(" // ")[0], str(pk)))
+    pairs.sort()
+    by_initial: dict[str, list[str]] = {}
+    for name, _ in pairs:
+        by_initial.setdefault(name[:1], []).append(name)
+    index = _NameIndex(stamp, [n for n, _ in pairs], [pk for _, pk in pairs], dict(reversed(pairs)), by_initial)
+    _name_indexes[str(game.pk)] = index
+    return index
+
+
+def catalog_names(game: Game) -> set[str]:
+    """Every folded name (English, French, front face) of the game's cards."""
+    return set(_name_index(game).exact)
+
+
+def _cards_in_order(ids: list[str]) -> list[Card]:
+    order = {pk: i for i, pk in enumerate(ids)}
+    cards = Card.objects.filter(pk__in=ids).defer("dense", "sparse")
+    return sorted(cards, key=lambda c: order[str(c.pk)])
+
+
+def search_cards(game: Game, query: str, limit: int = 10) -> list[Card]:
+    """Autocomplete: names starting with the query first (shortest first), then names with a
+    word starting with it, then close spellings (typos), in French and English."""
+    folded = fold_name(query)
+    if not folded:
+        return []
+    index = _name_index(game)
+    ids: list[str] = []
+    for found in (_prefix_ids(index, folded, limit), _word_prefix_ids(index, folded, limit), _fuzzy_ids(index, folded, limit)):
+        ids += [pk for pk in found if pk not in ids]
+        if len(ids) >= limit:
+            break
+    return _cards_in_order(ids[:limit])
+
+
+def _prefix_ids(index: _NameIndex, folded: str, limit: int) -> list[str]:
+    start = bisect.bisect_left(index.keys, folded)
+    matches = []
+    for position in range(start, len(index.keys)):
+        if not index.keys[position].startswith(folded) or len(matches) >= limit * 5:
+            break
+        matches.append((len(index.keys[position]), index.keys[position], index.ids[position]))
+    return [pk for _, _, pk in sorted(matches)]
+
+
+def _word_prefix_ids(index: _NameIndex, folded: str, limit: int) -> list[str]:
+    needle = f" {folded}"
+    matches = [(len(name), pk) for name, pk in zip(index.keys, index.ids) if needle in f" {name}"]
+    return [pk for _, pk in sorted(matches)[: limit * 2]]
+
+
+def _fuzzy_ids(index: _NameIndex, folded: str, limit: int) -> list[str]:
+    """Close spellings of a whole name, or of the beginning of a name being typed (names sharing
+    the query's first letter: a typo there is rare, and it keeps this fast on 30k cards)."""
+    candidates: dict[str, str] = {}
+    for name in index.by_initial.get(folded[:1], []):
+        candidates.setdefault(name, name)
+        candidates.setdefault(name[: len(folded)], name)
+    close = difflib.get_close_matches(folded, list(candidates), n=limit * 2, cutoff=0.75)
+    return [index.exact[candidates[name]] for name in close]
+
+
+def find_card(game: Game, name: str) -> Card | None:
+    """The card a player named (exact English or French name or front face, else a close spelling)."""
+    folded = fold_name(name)
+    index = _name_index(game)
+    pk = index.exact.get(folded) or next(iter(_fuzzy_ids(index, folded, 1)), None)
+    return Card.objects.filter(pk=pk).first() if pk else None
+
+
+def cards_named_in(game: Game, text: str) -> list[dict]:
+    """Card dicts of the catalog cards whose English or French name appears in `text` (a
+    capitalised run of words; one-word names of 4 letters or more), for `[[card:…]]` wrapping."""
+    index = _name_index(game)
+    words = list(_WORD_RE.finditer(text))
+    found: set[str] = set()
+    for start, word in enumerate(words):
+        if not word.group(0)[:1].isupper():
+            continue
+        for end in range(min(len(words), start + MAX_NAME_WORDS), start, -1):
+            phrase = fold_name(text[word.start() : words[end - 1].end()])
+            if phrase in index.exact and (" " in phrase or len(phrase) >= 4):
+                found.add(index.exact[phrase])
+                break
+    return [card_payload(card) for card in Card.objects.filter(pk__in=found)]
+
+
+_WORD_RE = re.compile(r"[\w'’-]+|//")
+MAX_NAME_WORDS = 7
+
+
+def resolve_mentions(game: Game, names: Iterable[str]) -> list[dict]:
+    """Card dicts (`card_payload`) for the names a player @-mentioned; unknown names are skipped."""
+    resolved, seen = [], set()
+    for name in names:
+        card = find_card(game, name)
+        if card is not None and card.pk not in seen:
+            seen.add(card.pk)
+            resolved.append(card_payload(card))
+    return resolved
+
