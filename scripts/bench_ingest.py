@@ -6,6 +6,7 @@ measured against: the embedder alone on the same chunk texts, tesseract alone on
 same page images, and peak RSS (this process and its children: pdftoppm, tesseract).
 
     .venv/bin/python -m scripts.bench_ingest [PDF ...]
+    .venv/bin/python -m scripts.bench_ingest --profile-stages [PDF ...]   (embedder sampled)
 Default PDFs: the demo rulebooks (games/demo/) and the 258-page MTG Comprehensive Rules.
 """
 
@@ -128,5 +129,71 @@ def main(paths: list[str]) -> None:
             report(pdf, job, wall, embed_alone(job), tesseract_alone(job))
 
 
+
+
+def profile_stages(pdf: Path, sample: int = 96) -> None:
+    """A lighter run for a busy machine: every stage but the embedder on the whole PDF
+    (the same functions the pipeline calls), and the embedder on a sample of the chunks,
+    extrapolated. Prints the same ratios as the full run."""
+    import random
+
+    import numpy as np
+
+    from games.models import Game
+    from ingest import services
+    from ingest.coordinator import ocr_settings
+    from ingest.stages import chunk, context, embed, hierarchy, images, index, ocr, read
+    from oracle_site import components
+    from rag.sparse import document_vector
+
+    job = services.create_ingest(pdf_path_or_file=pdf, new_game_name=f"profile {pdf.stem}")
+    booklet = job.booklet
+    timings: dict[str, float] = {}
+
+    def timed(name, fn):
+        started = time.monotonic()
+        result = fn()
+        timings[name] = time.monotonic() - started
+        return result
+
+    pages = timed("read", lambda: list(read.read_pages(pdf)))
+    decision = ocr.decide_ocr(pages, ocr_settings())
+    drafts = timed("chunk", lambda: (hierarchy.mark_headings(pages), chunk.chunk_pages(pages))[1])
+    timed("hierarchy", lambda: hierarchy.assign_paths(pages, drafts))
+    timed("context", lambda: context.contextualise(drafts, game="G", booklet=booklet.name, slug=booklet.slug, llm=None, cache_dir=Path(var_dir_of()), concurrency=1))
+    texts = [embed.embedding_text(d) for d in drafts]
+    sparse = timed("sparse", lambda: [document_vector(t) for t in texts])
+    embedder = components.embedder()
+    picked = random.Random(0).sample(texts, min(sample, len(texts)))
+    started = time.monotonic()
+    for start in range(0, len(picked), 32):
+        embedder.embed_passages(picked[start : start + 32])
+    embed_estimate = (time.monotonic() - started) * len(texts) / len(picked)
+    dense = np.zeros((len(drafts), embedder.dim), dtype=np.float32)  # vectors' values do not change the write cost
+    rows = timed("index", lambda: index.replace_booklet_rows(job, booklet, index.build_rows(job, booklet, drafts, dense, sparse, [{}] * len(drafts), embedder.name)))
+    timed("images", lambda: images.render_pages(pdf, len(pages), booklet.images_dir, workers=2))
+    others = sum(v for k, v in timings.items() if k != "images")
+    print(f"\n== {pdf.name} (stage profile): {len(pages)} pages, {len(drafts)} chunks, OCR {decision.outcome}, load average {os.getloadavg()[0]:.1f}")
+    for name, seconds in timings.items():
+        print(f"  {name:<10} {seconds:8.2f} s  {seconds / len(pages):7.3f} s/page")
+    print(f"  embedder: {len(picked)} sampled chunks, extrapolated to all {len(texts)}: {embed_estimate:.1f} s ({embed_estimate / len(pages):.3f} s/page)")
+    print(f"  stages other than embed/OCR/images: {others:.2f} s = {100 * others / embed_estimate:.1f}% of embedding")
+    print(f"  page images: {timings['images']:.1f} s = {100 * timings['images'] / embed_estimate:.1f}% of embedding")
+    own, children = peak_rss_mb()
+    print(f"  peak RSS: {own:.0f} MB (this process), {children:.0f} MB (largest child)")
+
+
+def var_dir_of() -> str:
+    from django.conf import settings
+
+    return str(settings.INGEST_CACHE_DIR)
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if sys.argv[1:2] == ["--profile-stages"]:
+        with tempfile.TemporaryDirectory(prefix="bench-ingest-") as var_dir:
+            setup_django(Path(var_dir))
+            for path in sys.argv[2:] or [str(MTG)]:
+                profile_stages(Path(path))
+    else:
+        main(sys.argv[1:])
