@@ -53,6 +53,10 @@ class RecordedRequest:
     def model(self) -> str:
         return self.body.get("model", "")
 
+    @property
+    def tool_results(self) -> list[dict]:
+        return _tool_results(self.body)
+
 
 @dataclass
 class MessagesAPI:
@@ -154,6 +158,25 @@ class _Handler(BaseHTTPRequestHandler):
         deltas = [f"Ligne {i} : le joueur défausse une carte « bonus ». " for i in range(self.state.huge_deltas)]
         self._stream(request, deltas)
 
+    def _mode_read_image(self, request):
+        """Ask the CLI to Read the file named after `READ:` in the prompt, then answer: what the
+        model does with a rules page image. The tool result comes back in the next request."""
+        if _tool_results(request.body):
+            self._stream(request, ["J'ai lu la page."])
+            return
+        path = re.search(r"READ:(\S+)", "\n".join(request.user_texts)).group(1)
+        self._stream_headers()
+        self._event("message_start", _message_start(request.model))
+        self._event("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {
+            "type": "tool_use", "id": "toolu_standin01", "name": "Read", "input": {}}})
+        self._event("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
+            "type": "input_json_delta", "partial_json": json.dumps({"file_path": path})}})
+        self._event("content_block_stop", {"type": "content_block_stop", "index": 0})
+        self._event("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                                      "usage": {"output_tokens": 20}})
+        self._event("message_stop", {"type": "message_stop"})
+        self.close_connection = True
+
     def _mode_hang(self, request):
         self._stream_headers()
         self._event("message_start", _message_start(request.model))
@@ -230,6 +253,16 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
+
+
+def _tool_results(body: dict) -> list[dict]:
+    """The tool_result blocks the CLI sent back (e.g. the page image it read)."""
+    results = []
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, list):
+            results.extend(block for block in content if block.get("type") == "tool_result")
+    return results
 
 
 def _message_start(model):

@@ -25,6 +25,7 @@ class SSHServer:
     known_hosts_path: Path
     log_path: Path
     process: subprocess.Popen
+    env: dict  # what the remote commands get (SetEnv), HOME included
 
     def accepted_logins(self) -> int:
         return self.log_path.read_text(errors="replace").count("Accepted publickey")
@@ -70,7 +71,7 @@ def start_sshd(folder: Path, env: dict[str, str]) -> SSHServer:
         PRIVSEP_DIR.mkdir(mode=0o755, exist_ok=True)  # sshd run as root refuses to start without it
     process = subprocess.Popen([sshd_binary(), "-D", "-e", "-f", str(config)],
                                stdout=subprocess.DEVNULL, stderr=log_path.open("wb"))
-    server = SSHServer("127.0.0.1", port, getpass.getuser(), user_key, known_hosts, log_path, process)
+    server = SSHServer("127.0.0.1", port, getpass.getuser(), user_key, known_hosts, log_path, process, dict(env))
     _wait_for_port(port, process)
     return server
 
