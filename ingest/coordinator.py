@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from pdfminer.pdfparser import PDFSyntaxError
@@ -64,8 +65,9 @@ def run_job(job_id: str, listener: Listener | None = None) -> IngestJob:
 
 
 def finish(job: IngestJob, reporter: Reporter, stats: dict) -> None:
-    job.transition(IngestJob.Status.DONE, allowed_from=(IngestJob.Status.RUNNING,), finished_at=timezone.now(), stats=stats)
-    reporter.emit("done", {"chunks": stats["chunks"], "pages": stats["pages"], "ocr": stats["ocr"]["pages_ocr"], "stats": stats})
+    with transaction.atomic():  # a reader sees the status and its final event together (events.event_stream)
+        job.transition(IngestJob.Status.DONE, allowed_from=(IngestJob.Status.RUNNING,), finished_at=timezone.now(), stats=stats)
+        reporter.emit("done", {"chunks": stats["chunks"], "pages": stats["pages"], "ocr": stats["ocr"]["pages_ocr"], "stats": stats})
 
 
 def fail(job: IngestJob, reporter: Reporter, err: Exception) -> None:
@@ -78,8 +80,9 @@ def fail(job: IngestJob, reporter: Reporter, err: Exception) -> None:
             "act": reporter.label or _("démarrage"),
             "error": str(err) or err.__class__.__name__,
         }
-    job.transition(IngestJob.Status.ERROR, allowed_from=(IngestJob.Status.RUNNING,), finished_at=timezone.now(), error=message)
-    reporter.emit("error", {"message": message})
+    with transaction.atomic():
+        job.transition(IngestJob.Status.ERROR, allowed_from=(IngestJob.Status.RUNNING,), finished_at=timezone.now(), error=message)
+        reporter.emit("error", {"message": message})
 
 
 class Pipeline:

@@ -22,7 +22,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import close_old_connections
+from django.db import close_old_connections, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -108,8 +108,9 @@ def _recover(job) -> str:
             "Le traitement de ce livret s'est arrêté brutalement %(n)d fois (PDF trop lourd ou piégé ?). "
             "Vérifiez le fichier puis relancez l'ingestion."
         ) % {"n": job.attempts}
-        if job.transition(IngestJob.Status.ERROR, allowed_from=(IngestJob.Status.RUNNING,), error=message, finished_at=timezone.now()):
-            job.emit("error", {"message": message})
+        with transaction.atomic():  # status and final event seen together by the event streams
+            if job.transition(IngestJob.Status.ERROR, allowed_from=(IngestJob.Status.RUNNING,), error=message, finished_at=timezone.now()):
+                job.emit("error", {"message": message})
         return "failed"
     # The atomic transition makes the requeue happen once, whichever process sweeps first.
     if job.transition(IngestJob.Status.QUEUED, allowed_from=(IngestJob.Status.RUNNING,)):
