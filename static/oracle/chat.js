@@ -215,7 +215,8 @@ async function recoverByPolling(turn, question, questionId) {
       if (body.status === "error") return showError(turn, body.error || S.offlineFailed);
       return finish(turn, question, body.answer ?? body.fullAnswer ?? "", body.bestScore ?? body.best_score);
     }
-    if (response.status === 404) break;
+    // The server sends `meta` before saving the question: a 404 right away may only be early.
+    if (response.status === 404 && attempt >= 2) break;
   }
   turn.classList.remove("offline");
   showError(turn, S.offlineFailed);

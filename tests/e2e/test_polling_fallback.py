@@ -72,5 +72,5 @@ def test_unknown_question_after_a_broken_stream_ends_in_a_clear_error(browser, l
     page.fill("#question", "Combien de cartes pioche-t-on ?")
     page.click("#ask-button")
 
-    error = page.wait_for_selector(".turn .error-text[role=alert]", timeout=15_000)
+    error = page.wait_for_selector(".turn .error-text[role=alert]", timeout=30_000)
     assert "n'a pas pu terminer sa réponse" in error.inner_text()
