@@ -68,13 +68,60 @@ def job_heartbeat(job_id):
         cache.delete(heartbeat_key(job_id))
 
 
+_in_flight: set[str] = set()
+_in_flight_lock = threading.Lock()
+_answer_slots: threading.BoundedSemaphore | None = None
+
+
+def in_flight_key(question_id) -> str:
+    return f"oracle-ask-in-flight:{question_id}"
+
+
+def _in_flight_ttl() -> int:
+    return int(max(settings.RECOVERY_SWEEP_INTERVAL_S, 1) * 3) + 5
+
+
+def refresh_in_flight() -> None:
+    """The web process vouches for the questions its threads still answer (each sweep)."""
+    with _in_flight_lock:
+        alive = list(_in_flight)
+    if alive:
+        cache.set_many({in_flight_key(qid): True for qid in alive}, timeout=_in_flight_ttl())
+
+
+@contextmanager
+def answering(question_id):
+    """Around the answer of one question: waits for one of ASK_MAX_CONCURRENT_ANSWERS slots
+    (fifty answer threads at once starve the event loop that sends every stream's events),
+    and marks the question as alive so the sweep of another process leaves it alone."""
+    global _answer_slots
+    qid = str(question_id)
+    with _in_flight_lock:
+        _in_flight.add(qid)
+        if _answer_slots is None:
+            _answer_slots = threading.BoundedSemaphore(max(1, settings.ASK_MAX_CONCURRENT_ANSWERS))
+    cache.set(in_flight_key(qid), True, timeout=_in_flight_ttl())
+    try:
+        with _answer_slots:
+            yield
+    finally:
+        with _in_flight_lock:
+            _in_flight.discard(qid)
+        cache.delete(in_flight_key(qid))
+
+
 def fail_stale_questions(now=None) -> int:
-    """Mark questions pending for longer than ASK_STALE_AFTER_S as failed; returns how many."""
+    """Mark questions pending for longer than ASK_STALE_AFTER_S, that no live process vouches
+    for, as failed; returns how many."""
     from questions.models import Question
 
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.ASK_STALE_AFTER_S)
-    count = Question.objects.filter(status=Question.Status.PENDING, created_at__lt=cutoff).update(
+    stale = Question.objects.filter(status=Question.Status.PENDING, created_at__lt=cutoff)
+    ids = [str(pk) for pk in stale.values_list("pk", flat=True)[:1000]]
+    alive = cache.get_many([in_flight_key(qid) for qid in ids])
+    orphans = [qid for qid in ids if in_flight_key(qid) not in alive]
+    count = Question.objects.filter(pk__in=orphans, status=Question.Status.PENDING).update(
         status=Question.Status.ERROR,
         error=_("La réponse a été interrompue (le serveur a redémarré). Posez la question à nouveau."),
         answered_at=now,
@@ -123,6 +170,7 @@ def _recover(job) -> str:
 def sweep(**_signal_kwargs) -> dict[str, int]:
     """Both recoveries; never raises (it runs at start-up and in a background thread)."""
     try:
+        refresh_in_flight()
         jobs = requeue_orphaned_jobs()
         return {"questions_failed": fail_stale_questions(), **jobs}
     except Exception:

@@ -399,6 +399,7 @@ CACHES[RATE_LIMIT_CACHE] = (
 ASK_STALE_AFTER_S = env_float(
     "ASK_STALE_AFTER_S", ASK_CLASSIFY_TIMEOUT_S + ASK_HYDE_TIMEOUT_S + ASK_ANSWER_TIMEOUT_S + 120
 )  # a question pending longer lost its web process
+ASK_MAX_CONCURRENT_ANSWERS = env_int("ASK_MAX_CONCURRENT_ANSWERS", 4)  # per web process; others wait their turn
 INGEST_HEARTBEAT_S = env_float("INGEST_HEARTBEAT_S", 10.0)
 INGEST_STALE_AFTER_S = env_float("INGEST_STALE_AFTER_S", 120.0)  # no heartbeat this long: worker gone
 INGEST_MAX_ATTEMPTS = env_int("INGEST_MAX_ATTEMPTS", 3)  # worker deaths before a job fails

@@ -20,6 +20,7 @@ from django.db import close_old_connections, connection, transaction
 from django.utils import timezone
 
 from games.indexing import sync_if_changed
+from oracle_site.recovery import answering
 from games.models import Extension, Game
 from oracle_site import components
 from rag import prompts
@@ -378,7 +379,8 @@ def start_answering(question_id, emit: Emit, unsaved: tuple[Question, list] | No
                     emit("error", {"message": f"L'Oracle n'a pas pu enregistrer la question : {exc}",
                                    "questionId": str(question_id)})
                     return
-            answer_question(question_id, emit)
+            with answering(question_id):  # a slot, and a live mark for the recovery sweep
+                answer_question(question_id, emit)
         finally:
             connection.close()
 

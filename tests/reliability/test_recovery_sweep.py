@@ -115,3 +115,14 @@ def test_job_of_a_killed_worker_is_requeued_and_resumes_from_its_ocr_cache(tmp_p
     assert calls == [f"page-{n:02d}.png" for n in range(1, 6) if str(n) not in cached]  # the rest: cache
     assert job.stats["ocr"]["from_cache"] == len(cached)
     assert any("reprend" in e.data["message"] for e in job.events.filter(event="warning"))
+
+
+def test_an_old_question_still_answered_by_a_live_process_is_left_alone(settings):
+    """Queued behind ASK_MAX_CONCURRENT_ANSWERS slow LLM answers, a question may be old and alive."""
+    settings.ASK_STALE_AFTER_S = 300
+    waiting = QuestionFactory()
+    age(Question, waiting.pk, seconds=900)
+
+    with recovery.answering(waiting.pk):
+        assert recovery.fail_stale_questions() == 0
+    assert recovery.fail_stale_questions() == 1  # its process is gone: no one vouches any more
