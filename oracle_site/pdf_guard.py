@@ -14,6 +14,7 @@ No Django import: the child starts fast.
 from __future__ import annotations
 
 import json
+import resource
 import subprocess
 import sys
 import zlib
@@ -78,8 +79,8 @@ def _problem_of(done: subprocess.CompletedProcess) -> str | None:
 
 
 def _cap_memory(megabytes: int) -> None:
-    import resource
-
+    """Runs in the forked child before exec: no import here (the import lock may be held
+    by another thread of the worker at fork time)."""
     limit = megabytes * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
