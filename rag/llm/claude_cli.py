@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .base import LLMConfigError, LLMError
-from .claude_code import ClaudeCodeBackend, ClaudeCommandConfig
+from .claude_code import ClaudeCodeBackend, ClaudeCommandConfig, spooled_shell_command
 
 
 class LocalCommand:
@@ -96,7 +96,7 @@ class ClaudeCLIBackend(ClaudeCodeBackend):
     def _start(self, arguments, stdin, deadline):
         if self.workdir is not None:
             self.workdir.mkdir(parents=True, exist_ok=True)
-        command = LocalCommand(arguments, stdin, self.workdir)
+        command = LocalCommand(["/bin/sh", "-c", spooled_shell_command(arguments)], stdin, self.workdir)
         try:
             yield command
         finally:

@@ -8,6 +8,8 @@ A backend only says how to start the command (`_start`) and where the CLI finds 
 from __future__ import annotations
 
 import logging
+import queue
+import shlex
 import threading
 import time
 from contextlib import AbstractContextManager
@@ -50,6 +52,18 @@ def claude_arguments(executable: str, system: str, model: str) -> list[str]:
     ]
 
 
+def spooled_shell_command(arguments: list[str]) -> str:
+    """A POSIX shell script running the CLI with its stdout in a temporary file that `tail`
+    follows as it grows. The CLI (2.1.x) loses the end of its output when it exits while its
+    stdout pipe is full (a slow reader, a busy network); a file is never full. Every argument
+    is shell-quoted: prompts carry quotes, `$(…)` and backticks."""
+    return (
+        'out=$(mktemp) || exit 70; trap \'rm -f "$out"\' EXIT; trap "exit 143" HUP INT TERM; exec 3<&0; '
+        f'{shlex.join(arguments)} <&3 >"$out" & cli=$!; '
+        'tail --pid="$cli" -s 0.1 -c +1 -f "$out"; wait "$cli"'
+    )
+
+
 class RunningCommand(Protocol):
     """A started CLI process, local or remote. The prompt was written to its stdin."""
 
@@ -62,6 +76,48 @@ class RunningCommand(Protocol):
 
     def terminate(self) -> None:
         """Make sure the process ends (it may be hung on the network)."""
+
+
+class StdoutPump:
+    """Reads the CLI's stdout as fast as it comes, whatever the caller's pace. The CLI (2.1.x)
+    loses the end of its output when it exits while its stdout pipe is full: a caller slowly
+    forwarding tokens to a browser would otherwise get an answer without its `result` line."""
+
+    def __init__(self, process: RunningCommand):
+        self._process = process
+        self._chunks: queue.SimpleQueue = queue.SimpleQueue()
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._pump, name="claude-stdout", daemon=True)
+        self._thread.start()
+
+    def _pump(self) -> None:
+        try:
+            while not self._stopped.is_set():
+                chunk = self._process.read_stdout(0.2)
+                if chunk is None:
+                    break
+                if chunk:
+                    self._chunks.put(chunk)
+        except Exception as exc:  # handed to the reading side, which raises it
+            self._chunks.put(exc)
+        finally:
+            self._chunks.put(None)
+
+    def get(self, wait: float) -> bytes | None:
+        """Up to `wait` seconds for output: b"" when none came, None at the end of stdout."""
+        try:
+            item = self._chunks.get(timeout=wait)
+        except queue.Empty:
+            return b""
+        if isinstance(item, Exception):
+            if self._stopped.is_set():
+                return None
+            raise LLMError(f"reading the Claude CLI output failed: {item}") from item
+        return item
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join(timeout=1.0)
 
 
 class ClaudeCodeBackend:
@@ -138,20 +194,11 @@ class ClaudeCodeBackend:
     def _run(self, arguments: list[str], stdin: bytes, deadline: float) -> Iterator[str]:
         parser = StreamJsonParser()
         with self._start(arguments, stdin, deadline) as process:
-            pending = b""
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    process.terminate()
-                    raise LLMTimeout(f"Claude CLI did not finish in time ({self._describe(parser)})")
-                chunk = process.read_stdout(min(remaining, 0.5))
-                if chunk is None:
-                    break
-                pending += chunk
-                *lines, pending = pending.split(b"\n")
-                for line in lines:
-                    yield from parser.feed(line.decode("utf-8", errors="replace"))
-            yield from parser.feed(pending.decode("utf-8", errors="replace"))
+            pump = StdoutPump(process)
+            try:
+                yield from self._parse_until_end(pump, process, parser, deadline)
+            finally:
+                pump.stop()
             status = process.exit_status(max(0.1, min(5.0, deadline - time.monotonic())))
             stderr = process.stderr_text()
         error = parser.error(stderr, status, tz=self.config.quota_time_zone)
@@ -159,6 +206,23 @@ class ClaudeCodeBackend:
             log.warning("Claude CLI printed %d line(s) that are not JSON", parser.malformed_lines)
         if error is not None:
             raise error
+
+    def _parse_until_end(self, pump: StdoutPump, process: RunningCommand, parser: StreamJsonParser,
+                         deadline: float) -> Iterator[str]:
+        pending = b""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                process.terminate()
+                raise LLMTimeout(f"Claude CLI did not finish in time ({self._describe(parser)})")
+            chunk = pump.get(min(remaining, 0.5))
+            if chunk is None:
+                break
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                yield from parser.feed(line.decode("utf-8", errors="replace"))
+        yield from parser.feed(pending.decode("utf-8", errors="replace"))
 
     def _wait_before_retry(self, exc: RateLimited, attempt: int, deadline: float) -> None:
         wait = self.config.rate_limit_backoff_s * (2**attempt)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import posixpath
 import re
-import shlex
 import socket
 import stat
 import threading
@@ -25,7 +24,7 @@ from pathlib import Path, PurePosixPath
 import paramiko
 
 from .base import LLMConfigError, LLMError, LLMTimeout
-from .claude_code import ClaudeCodeBackend, ClaudeCommandConfig
+from .claude_code import ClaudeCodeBackend, ClaudeCommandConfig, spooled_shell_command
 
 log = logging.getLogger(__name__)
 
@@ -235,8 +234,8 @@ class ClaudeSSHBackend(ClaudeCodeBackend):
         self.connection = SSHConnection(ssh)
 
     def remote_command(self, arguments: list[str]) -> str:
-        """Every argument shell-quoted: prompts carry quotes, `$(…)` and backticks."""
-        return f"printf '{PID_PREFIX.decode()}%s\\n' \"$$\" >&2; exec {shlex.join(arguments)}"
+        """The spooled CLI run, after the shell's pid (the process group a timeout kills)."""
+        return f"printf '{PID_PREFIX.decode()}%s\\n' \"$$\" >&2; {spooled_shell_command(arguments)}"
 
     @contextmanager
     def _start(self, arguments, stdin, deadline):

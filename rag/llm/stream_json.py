@@ -101,6 +101,9 @@ class StreamJsonParser:
             if self.outcome.api_error_status == 429:
                 return RateLimited(message)
             return LLMError(message)
+        if self.outcome.is_error is None and exit_status == 127:
+            detail = stderr.strip()[-300:] or "command not found"
+            return LLMConfigError(f"Claude CLI not found (CLAUDE_CLI_COMMAND / CLAUDE_SSH_COMMAND): {detail}")
         if self.outcome.is_error is None and exit_status not in (0, None):
             detail = stderr.strip()[-500:] or f"exit status {exit_status}"
             return LLMError(f"Claude CLI failed: {detail}")

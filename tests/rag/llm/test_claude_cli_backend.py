@@ -23,6 +23,18 @@ def test_local_cli_streams_the_answer_with_prompt_intact(cli_backend, messages_a
     assert request.system_text.endswith("Système « Oracle »")
 
 
+def test_local_cli_slow_caller_still_gets_the_whole_huge_answer(cli_backend, messages_api):
+    messages_api.mode = "huge"
+    messages_api.huge_deltas = 4000
+    received = []
+
+    for text in cli_backend().stream("Système", "Tout le livret.", model="haiku", timeout=180):
+        received.append(text)
+        time.sleep(0.002)
+
+    assert len(received) == 4000 and received[-1].startswith("Ligne 3999 : ")
+
+
 def test_local_cli_timeout_ends_the_process(cli_backend, messages_api):
     messages_api.mode = "hang"
     marker = f"oracle-local-hang-{uuid.uuid4().hex}"

@@ -1,6 +1,7 @@
 """`claude-ssh` through a real sshd running the real Claude CLI against the stand-in API."""
 
 import threading
+import time
 import uuid
 from pathlib import Path
 
@@ -86,6 +87,20 @@ def test_huge_answer_streams_whole(ssh_backend, messages_api):
     assert answer.startswith("Ligne 0 : le joueur défausse une carte « bonus »")
     assert "Ligne 3999 : le joueur" in answer
     assert len(lines) >= 4000
+
+
+def test_a_slow_caller_still_gets_the_whole_huge_answer(ssh_backend, messages_api):
+    # The real CLI drops the end of its output if it exits while nobody reads its stdout.
+    messages_api.mode = "huge"
+    messages_api.huge_deltas = 4000
+    received = []
+
+    for text in ssh_backend().stream("Système", "Tout le livret.", model="haiku", timeout=180):
+        received.append(text)
+        time.sleep(0.002)  # a caller forwarding each token to a slow browser
+
+    assert len(received) == 4000
+    assert received[-1].startswith("Ligne 3999 : ")
 
 
 def test_one_connection_is_reused_across_calls(ssh_backend, sshd_servers, messages_api):
