@@ -215,7 +215,9 @@ def _answer(question: Question, emit: Emit) -> None:
     steps.done("classify")
     chunks = _chunks_for_intent(retrieval, intent, game, question.text, store)
 
-    deckbuilding = _deckbuilding_hook() if intent == Question.Intent.DECKBUILDING else None
+    # Only card games have a catalog to build from; elsewhere the rulebooks answer.
+    wants_deck = intent == Question.Intent.DECKBUILDING and game.card_game
+    deckbuilding = _deckbuilding_hook() if wants_deck else None
     emit("context", {
         "chunks": [chunk_summary(c) for c in chunks],
         "mentionedCards": fresh,
