@@ -24,7 +24,18 @@ $PY manage.py ensure_admin
 $PY manage.py load_demo
 
 pids=()
-stop() { trap - INT TERM EXIT; kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
+# Ctrl-C stops both; a process still there after 10 s (qcluster can hang on exit) is killed.
+stop() {
+  trap - INT TERM EXIT
+  kill "${pids[@]}" 2>/dev/null || true
+  for _ in $(seq 20); do
+    alive=0; for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" = 0 ] && break
+    sleep 0.5
+  done
+  kill -KILL "${pids[@]}" 2>/dev/null || true
+  wait 2>/dev/null || true
+}
 trap stop INT TERM EXIT
 EMBEDDINGS_THREADS="${WORKER_EMBEDDINGS_THREADS:-2}" $PY manage.py qcluster & pids+=($!)
 $PY -m daphne -b "$HOST" -p "$PORT" oracle_site.asgi:application & pids+=($!)
