@@ -35,7 +35,7 @@ def test_tei_reranker_reads_scores_back_in_input_order():
     with TeiRerankServer(lambda text: 0.9 if "pneus" in text or "tyres" in text.lower() else 0.1) as tei:
         scores = TeiReranker(url=tei.url).scores("pneus ?", ["rien", "Tyres: rain or slick", "rien non plus"])
     assert scores == [0.1, 0.9, 0.1]
-    assert tei.requests[0]["query"] == "pneus ?"
+    assert tei.bodies[0]["query"] == "pneus ?"
 
 
 def test_retrieval_with_a_reranker_lifts_the_passage_it_prefers():
