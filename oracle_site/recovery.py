@@ -22,14 +22,14 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import close_old_connections, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from .periodic import start_periodic
+
 log = logging.getLogger(__name__)
 
-_sweeper_started = False
-_sweeper_lock = threading.Lock()
 
 
 def heartbeat_key(job_id) -> str:
@@ -178,23 +178,6 @@ def sweep(**_signal_kwargs) -> dict[str, int]:
         return {}
 
 
-def _loop(interval: float, stop: threading.Event) -> None:
-    while True:
-        close_old_connections()
-        sweep()
-        close_old_connections()
-        if stop.wait(interval):
-            return
-
-
 def start_sweeper() -> threading.Event | None:
     """Sweep now and then periodically, once per process (web processes)."""
-    global _sweeper_started
-    interval = settings.RECOVERY_SWEEP_INTERVAL_S
-    with _sweeper_lock:
-        if _sweeper_started or interval <= 0:
-            return None
-        _sweeper_started = True
-    stop = threading.Event()
-    threading.Thread(target=_loop, args=(interval, stop), name="recovery-sweep", daemon=True).start()
-    return stop
+    return start_periodic("recovery-sweep", sweep, settings.RECOVERY_SWEEP_INTERVAL_S)
