@@ -77,7 +77,6 @@ def check_job_queue() -> Check:
 def check_embedder() -> Check:
     embedder = components.embedder()
     embedder.embed_query("santé")
-    detail = ""
     from games.models import Chunk
 
     stale = Chunk.objects.exclude(embedder="").exclude(embedder=embedder.name).count()
@@ -87,7 +86,7 @@ def check_embedder() -> Check:
             backend=embedder.name,
             detail=f"reindex needed: {stale} chunks were embedded by another model (`manage.py reindex --reembed`)",
         )
-    return Check(status="ok", backend=embedder.name, detail=detail)
+    return Check(status="ok", backend=embedder.name)
 
 
 def check_llm() -> Check:
