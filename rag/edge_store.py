@@ -1,15 +1,29 @@
-"""The embedded vector store on Qdrant Edge (`qdrant-edge-py`, Qdrant's in-process engine):
-the same interface as `rag.store.VectorStore`, one shard folder per collection.
+"""The embedded vector store (the default, `QDRANT_EMBEDDED_ENGINE=edge`) on Qdrant Edge
+(`qdrant-edge-py`, Qdrant's Rust engine in-process): the same interface as
+`rag.store.VectorStore`, one shard folder per collection under `QDRANT_PATH/edge`.
 
-Why: qdrant-client's local mode scores sparse (BM25) vectors in pure Python — ~420 ms per
-search at 30k points — while Edge runs Qdrant's own index (~1 ms at 5k points, measured
-in docs/asking.md). Chosen with QDRANT_EMBEDDED_ENGINE=edge; a Qdrant server
-(QDRANT_URL) still goes through qdrant-client.
+Why: qdrant-client's local mode scores sparse (BM25) vectors in pure Python (~420 ms per
+search at 30k points, p95 240 ms for a whole retrieval at 2k chunks) while Edge runs
+Qdrant's own index (retrieval p95 61 ms at 2k chunks, 76 ms at 30k; docs/asking.md).
+`QDRANT_EMBEDDED_ENGINE=local` keeps local mode; a Qdrant server (`QDRANT_URL`) still goes
+through qdrant-client.
+
+Filters: the `{"field": value | [values], "!field": value}` dicts of `rag.store` and
+qdrant-client `models.Filter` objects (must/should/must_not/min_should, match value/any/
+except/text, ranges, values count, is-empty/is-null, has-id, nested) are translated to Edge's.
+
+One process owns the folder (DESIGN.md, decision 2), as in local mode, enforced by an
+exclusive lock on `QDRANT_PATH/edge/.lock` taken before any shard is read: a second process
+gets `VectorStoreError` and leaves indexing to the owner. Edge's own WAL lock is not enough:
+a second process that merely tries to load a shard held elsewhere breaks the holder's next
+flush (payload storage "tracker journal is shorter than expected"), so it must never try.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import shutil
 import threading
 import time
@@ -17,25 +31,96 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 import qdrant_edge as qe
+from qdrant_client import models
 
 from rag.sparse import SparseVector
-from rag.store import DENSE, SPARSE, Hit, Point, VectorStoreError
+from rag.store import DENSE, SPARSE, Hit, Point, VectorStoreError, _ReadWriteLock
 
 META_FILE = "oracle-collection.json"
+LOCK_FILE = ".lock"
 
 
 def _filter(spec) -> qe.Filter | None:
-    """{"field": value | [values], "!field": value} → an Edge filter (`!` negates)."""
+    """A `rag.store` filter (dict, qdrant-client `models.Filter` or None) → an Edge filter."""
     if spec is None:
         return None
+    if isinstance(spec, models.Filter):
+        return _from_client_filter(spec)
     if not isinstance(spec, dict):
-        raise VectorStoreError("the edge store takes filters as dicts")
+        raise VectorStoreError(f"unsupported filter for the edge store: {type(spec).__name__}")
     must, must_not = [], []
     for key, value in spec.items():
         target = must_not if key.startswith("!") else must
         match = qe.MatchAny(any=list(value)) if isinstance(value, (list, tuple, set)) else qe.MatchValue(value)
         target.append(qe.FieldCondition(key=key.lstrip("!"), match=match))
     return qe.Filter(must=must or None, must_not=must_not or None)
+
+
+def _conditions(value) -> list | None:
+    if value is None:
+        return None
+    items = value if isinstance(value, list) else [value]
+    return [_condition(c) for c in items]
+
+
+def _from_client_filter(spec: models.Filter) -> qe.Filter:
+    min_should = None
+    if spec.min_should is not None:
+        min_should = qe.MinShould(conditions=_conditions(spec.min_should.conditions), min_count=spec.min_should.min_count)
+    return qe.Filter(
+        must=_conditions(spec.must),
+        should=_conditions(spec.should),
+        must_not=_conditions(spec.must_not),
+        min_should=min_should,
+    )
+
+
+def _match(match):
+    if isinstance(match, models.MatchValue):
+        return qe.MatchValue(match.value)
+    if isinstance(match, models.MatchAny):
+        return qe.MatchAny(any=list(match.any))
+    if isinstance(match, models.MatchExcept):
+        return qe.MatchExcept(list(match.except_))
+    if isinstance(match, models.MatchText):
+        return qe.MatchText(match.text)
+    if isinstance(match, models.MatchTextAny):
+        return qe.MatchTextAny(match.text_any)
+    if isinstance(match, models.MatchPhrase):
+        return qe.MatchPhrase(match.phrase)
+    raise VectorStoreError(f"unsupported match for the edge store: {type(match).__name__}")
+
+
+def _bounds(bounds) -> dict:
+    return {k: getattr(bounds, k) for k in ("gt", "gte", "lt", "lte") if getattr(bounds, k) is not None}
+
+
+def _condition(condition):
+    if isinstance(condition, models.Filter):
+        return _from_client_filter(condition)
+    if isinstance(condition, models.FieldCondition):
+        unsupported = [f for f in ("geo_bounding_box", "geo_radius", "geo_polygon") if getattr(condition, f) is not None]
+        if unsupported or isinstance(condition.range, models.DatetimeRange):
+            raise VectorStoreError(f"unsupported condition for the edge store on {condition.key}")
+        return qe.FieldCondition(
+            key=condition.key,
+            match=_match(condition.match) if condition.match is not None else None,
+            range=qe.RangeFloat(**{k: float(v) for k, v in _bounds(condition.range).items()}) if condition.range else None,
+            values_count=qe.ValuesCount(**_bounds(condition.values_count)) if condition.values_count else None,
+            is_empty=condition.is_empty,
+            is_null=condition.is_null,
+        )
+    if isinstance(condition, models.IsEmptyCondition):
+        return qe.IsEmptyCondition(condition.is_empty.key)
+    if isinstance(condition, models.IsNullCondition):
+        return qe.IsNullCondition(condition.is_null.key)
+    if isinstance(condition, models.HasIdCondition):
+        return qe.HasIdCondition({str(i) if not isinstance(i, int) else i for i in condition.has_id})
+    if isinstance(condition, models.HasVectorCondition):
+        return qe.HasVectorCondition(condition.has_vector)
+    if isinstance(condition, models.NestedCondition):
+        return qe.NestedCondition(condition.nested.key, _from_client_filter(condition.nested.filter))
+    raise VectorStoreError(f"unsupported condition for the edge store: {type(condition).__name__}")
 
 
 class EdgeRecord:
@@ -49,16 +134,38 @@ class EdgeRecord:
         self.vector = record.vector
 
 
+def _lock_folder(root: Path):
+    """Hold an exclusive lock on the folder for the life of the store (released on close or
+    when the process dies)."""
+    handle = open(root / LOCK_FILE, "a+")
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        handle.close()
+        raise VectorStoreError(f"Qdrant Edge folder {root} is in use by another process (pid in {root / LOCK_FILE}): {exc}") from exc
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    return handle
+
+
 class EdgeVectorStore:
     def __init__(self, path: str | Path):
         self.root = Path(path)
         self.root.mkdir(parents=True, exist_ok=True)
         self.description = f"edge {self.root}"
         self._lock = threading.RLock()
+        self._rw = _ReadWriteLock()
+        self._lock_handle = _lock_folder(self.root)
         self._shards: dict[str, qe.EdgeShard] = {}
-        for folder in sorted(self.root.iterdir()):
-            if (folder / META_FILE).exists():
-                self._shards[folder.name] = qe.EdgeShard.load(str(folder))
+        try:
+            for folder in sorted(self.root.iterdir()):
+                if (folder / META_FILE).exists():
+                    self._shards[folder.name] = qe.EdgeShard.load(str(folder))
+        except Exception:
+            self.close()
+            raise
 
     # --- collections -------------------------------------------------------------------
 
@@ -86,20 +193,23 @@ class EdgeVectorStore:
             (folder / META_FILE).write_text(json.dumps({"dim": dim}))
 
     def drop(self, name: str) -> None:
-        with self._lock:
+        with self._lock, self._rw.writing():  # no search is using the shard when it closes
             shard = self._shards.pop(name, None)
             if shard is not None:
                 shard.close()
             shutil.rmtree(self.root / name, ignore_errors=True)
 
     def count(self, name: str) -> int:
-        shard = self._shards.get(name)
-        return shard.count(qe.CountRequest(exact=True)) if shard else 0
+        with self._rw.reading():
+            shard = self._shards.get(name)
+            return shard.count(qe.CountRequest(exact=True)) if shard else 0
 
     # --- points --------------------------------------------------------------------------
 
     def upsert(self, name: str, points: Iterable[Point], batch_size: int = 256) -> int:
-        shard = self._shards[name]
+        shard = self._shards.get(name)
+        if shard is None:
+            raise VectorStoreError(f"collection {name} does not exist (ensure_collection first)")
         written, batch = 0, []
         for point in points:
             vectors = {
@@ -112,7 +222,8 @@ class EdgeVectorStore:
                 batch = []
         if batch:
             written += self._write(shard, batch)
-        shard.flush()
+        with self._lock:
+            shard.flush()
         return written
 
     def _write(self, shard, batch) -> int:
@@ -132,15 +243,18 @@ class EdgeVectorStore:
         return {record.id for record in self.scroll(name, with_payload=False)}
 
     def scroll(self, name: str, filter=None, with_vectors: bool = False, limit: int = 1024, with_payload: bool = True):
-        shard = self._shards.get(name)
-        if shard is None:
-            return
+        """Yield every point (payload, optionally vectors) matching a filter."""
+        edge_filter = _filter(filter)
         offset = None
         while True:
-            records, offset = shard.scroll(
-                qe.ScrollRequest(offset=offset, limit=limit, filter=_filter(filter),
-                                 with_payload=with_payload, with_vector=with_vectors)
-            )
+            with self._rw.reading():  # page by page: a half-read generator holds no lock
+                shard = self._shards.get(name)
+                if shard is None:
+                    return
+                records, offset = shard.scroll(
+                    qe.ScrollRequest(offset=offset, limit=limit, filter=edge_filter,
+                                     with_payload=with_payload, with_vector=with_vectors)
+                )
             yield from (EdgeRecord(r) for r in records)
             if offset is None:
                 return
@@ -157,21 +271,32 @@ class EdgeVectorStore:
         return self._query(name, query, limit, filter)
 
     def _query(self, name: str, query, limit: int, filter) -> list[Hit]:
-        shard = self._shards.get(name)
-        if shard is None:
-            return []
-        points = shard.query(qe.QueryRequest(limit=limit, query=query, filter=_filter(filter), with_payload=True))
+        request = qe.QueryRequest(limit=limit, query=query, filter=_filter(filter), with_payload=True)
+        with self._rw.reading():
+            shard = self._shards.get(name)
+            if shard is None:
+                return []
+            points = shard.query(request)
         return [Hit(id=str(p.id), score=float(p.score), payload=p.payload or {}, collection=name) for p in points]
 
     # --- health --------------------------------------------------------------------------
 
     def ping(self) -> float:
         start = time.perf_counter()
-        self.collections()
+        if self._lock_handle is None:
+            raise VectorStoreError(f"{self.description} is closed")
+        if not self.root.is_dir():
+            raise VectorStoreError(f"{self.description}: the folder is gone; run `manage.py reindex`")
+        with self._rw.reading():
+            for shard in list(self._shards.values()):
+                shard.count(qe.CountRequest(exact=False))
         return time.perf_counter() - start
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._rw.writing():
             for shard in self._shards.values():
                 shard.close()
             self._shards.clear()
+            if self._lock_handle is not None:
+                self._lock_handle.close()  # releases the folder lock
+                self._lock_handle = None

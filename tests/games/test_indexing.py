@@ -12,6 +12,14 @@ from tests.factories import ChunkFactory, GameFactory
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True, params=["edge", "local"])
+def engine(request, settings):
+    """Every sync behaviour on both embedded engines."""
+    settings.QDRANT_EMBEDDED_ENGINE = request.param
+    components.reset_vector_store()
+    return request.param
+
+
 def _embedded_chunk(game, text, **fields):
     chunk = ChunkFactory.build(game=game, text=text, **fields)
     chunk.collection = f"rules_{game.slug}"

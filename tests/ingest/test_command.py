@@ -30,18 +30,26 @@ def test_command_ingests_a_new_game_and_indexes_it(tmp_path, capsys):
     assert components.vector_store().count("rules_heat") == Chunk.objects.filter(game=game).count()
 
 
-def test_command_leaves_indexing_to_the_web_process_when_it_holds_the_local_store(tmp_path, settings):
+@pytest.mark.parametrize("engine", ["edge", "local"])
+def test_command_leaves_indexing_to_the_web_process_when_it_holds_the_embedded_store(tmp_path, settings, engine):
+    """Either embedded engine: one owner per folder (the web server); the command writes the
+    rows and does not touch the owner's index, which stays usable."""
     from rag.store import open_store
 
+    settings.QDRANT_EMBEDDED_ENGINE = engine
     GameFactory(name="Heat", slug="heat")
-    holder = open_store(path=settings.QDRANT_PATH)  # another process's lock, as the web server's
+    holder = open_store(path=settings.QDRANT_PATH, engine=engine)  # the folder lock, as the web server's
+    holder.ensure_collection("rules_other", 4)
     try:
         output = run(str(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES)), "--game", "heat", "--kind", "base")
+        assert holder.collections() == ["rules_other"] and holder.ping() >= 0
     finally:
         holder.close()
 
     assert "web process" in output
     assert Chunk.objects.filter(collection="rules_heat", indexed=False).exists()
+    components.reset_vector_store()
+    assert components.vector_store().count("rules_heat") == 0  # nothing written behind the owner's back
 
 
 def test_command_refuses_an_unknown_game(tmp_path):

