@@ -32,13 +32,14 @@ def embedder() -> Embedder:
 
 
 def store_is_shared() -> bool:
-    """A Qdrant server can be written by any process; a local folder by its owner only."""
+    """A Qdrant server can be written by any process; an embedded folder by its owner only."""
     return bool(settings.QDRANT_URL)
 
 
 def vector_store() -> VectorStore:
-    """The store of this process. In local mode, only the web (or a command) process may call
-    this: the folder is locked by whoever opens it first (DESIGN.md, decision 2)."""
+    """The store of this process. With the embedded store (Qdrant Edge or local mode), only the
+    web (or a command) process may call this: the folder is locked by whoever opens it first
+    (DESIGN.md, decision 2), and another process gets `VectorStoreError`."""
     global _store
     with _store_lock:
         if _store is None:

@@ -242,13 +242,14 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# --- Vector store: Qdrant local mode by default, a server with QDRANT_URL -------------------
+# --- Vector store: embedded (a folder owned by the web process) by default, a server with QDRANT_URL
 
-QDRANT_URL = env_str("QDRANT_URL")  # empty: local mode under QDRANT_PATH
+QDRANT_URL = env_str("QDRANT_URL")  # empty: the embedded store under QDRANT_PATH
 QDRANT_API_KEY = env_str("QDRANT_API_KEY")
 QDRANT_PATH = Path(env_str("QDRANT_PATH", str(VAR_DIR / "qdrant")))
-# Engine of the embedded store: qdrant-client local mode, or Qdrant Edge (fast BM25; docs/asking.md)
-QDRANT_EMBEDDED_ENGINE = env_choice("QDRANT_EMBEDDED_ENGINE", "local", ("local", "edge"))
+# Engine of the embedded store: Qdrant Edge in QDRANT_PATH/edge (Qdrant's engine in-process, meets
+# the retrieval latency targets; docs/asking.md), or qdrant-client local mode in QDRANT_PATH
+QDRANT_EMBEDDED_ENGINE = env_choice("QDRANT_EMBEDDED_ENGINE", "edge", ("edge", "local"))
 INDEX_SYNC_INTERVAL_S = env_float("INDEX_SYNC_INTERVAL_S", 3.0)  # web process; 0 disables
 
 # --- Embeddings and rerank -------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The vector store: Qdrant, in local mode (a folder, one process) or a server (`QDRANT_URL`).
+"""The vector store: Qdrant, embedded (a folder, one process: Qdrant Edge by default, see
+rag/edge_store.py, or qdrant-client's local mode here) or a server (`QDRANT_URL`).
 
 One collection per booklet (`rules_<slug>`), each point with a named dense vector `dense`
 (cosine) and a named sparse vector `bm25` whose IDF Qdrant computes (`Modifier.IDF`).
@@ -236,12 +237,13 @@ class VectorStore:
 
 
 def open_store(
-    url: str = "", api_key: str = "", path: str | Path = "", timeout: int = 30, engine: str = "local"
+    url: str = "", api_key: str = "", path: str | Path = "", timeout: int = 30, engine: str = "edge"
 ) -> VectorStore:
-    """A server when `url` is set, else local mode in `path` (":memory:" for a throw-away index).
-
-    `engine="edge"` keeps the folder with Qdrant Edge instead (rag/edge_store.py), under
-    `path`/edge so that switching engines never reads the other one's files."""
+    """A server when `url` is set, else the embedded store in `path`: Qdrant Edge
+    (rag/edge_store.py) under `path`/edge, or with `engine="local"` qdrant-client's local mode
+    in `path` itself, so that switching engines never reads the other one's files.
+    Either way one process owns the folder: another one gets `VectorStoreError`.
+    `path=":memory:"` gives a throw-away in-memory local-mode index whatever the engine."""
     if url:
         client = QdrantClient(url=url, api_key=api_key or None, timeout=timeout)
         return VectorStore(client, f"server {url}")
