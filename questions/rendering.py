@@ -78,7 +78,12 @@ def citation_html(match: re.Match, booklets: list[BookletRef]) -> SafeString:
 
 def card_html(match: re.Match) -> SafeString:
     name = match["name"].strip()
-    return format_html('<span class="card-chip" data-card="{}">{}</span>', name, name)
+    # A button: focusable, Enter opens the card preview (static/oracle/cards.js).
+    return format_html(
+        '<button type="button" class="card-chip" data-card="{}" aria-haspopup="dialog"'
+        ' aria-controls="card-popover" aria-expanded="false">{}</button>',
+        name, name,
+    )
 
 
 def render_answer(text: str, booklets: list[BookletRef]) -> SafeString:

@@ -44,6 +44,9 @@ def chat_strings() -> dict[str, str]:
         "bestScore": _("Meilleur score"),
         "page": _("p."),
         "historyTitle": _("Tours précédents renvoyés à l'Oracle avec la question"),
+        "cardLoading": _("Chargement de la carte…"),
+        "cardUnknown": _("Carte introuvable dans le catalogue du jeu."),
+        "cardFrench": _("En français :"),
     }
 
 
@@ -63,6 +66,7 @@ def chat(request, slug: str):
             "askUrl": "/api/ask/stream",
             "pollUrl": "/api/ask/",
             "cardsUrl": f"/api/games/{game.pk}/cards",
+            "cardUrl": reverse("api:oracle-game-card-lookup", args=[game.pk]),
             "renderUrl": reverse("oracle-answer-fragment", args=[game.slug]),
             "maxChars": MAX_QUESTION_CHARS,
             "maxHistory": MAX_HISTORY_TURNS,

@@ -1,10 +1,12 @@
 // The chat of one game: streams an answer from POST /api/ask/stream, falls back to polling
 // GET /api/ask/{id}, renders the final answer through the server (markdown + sanitiser),
-// opens cited pages in the PDF viewer beside the chat, and offers @-mentions of cards.
+// opens cited pages in the PDF viewer beside the chat, offers @-mentions of cards and shows
+// the cards an answer names (chips).
 
 import { readEvents } from "./sse.js";
 import { csrfToken, errorMessage, readJsonScript, sleep } from "./common.js";
 import { attachCardMentions } from "./mentions.js";
+import { attachCardPreview } from "./cards.js";
 import { renderDeckTools } from "./deck.js";
 
 const config = readJsonScript("chat-config");
@@ -23,6 +25,7 @@ let history = []; // the last turns sent back with each question: [{question, an
 let sticky = []; // cards mentioned earlier in the conversation
 let busy = false;
 const mentions = attachCardMentions(textarea, config.cardsUrl, S);
+attachCardPreview(turns, config.cardUrl, S); // card chips of the answers
 
 // --- question box ---------------------------------------------------------------------
 

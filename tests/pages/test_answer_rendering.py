@@ -83,7 +83,10 @@ def test_model_output_cannot_inject_html(client, bob, game):
 def test_card_tag_becomes_a_card_chip(client, bob, game):
     client.force_login(bob)
     html = render(client, game, "Jouez 4x [[card:Lightning Bolt]].")
-    assert '<span class="card-chip" data-card="Lightning Bolt">Lightning Bolt</span>' in html
+    assert (
+        '<button type="button" class="card-chip" data-card="Lightning Bolt" aria-haspopup="dialog"'
+        ' aria-controls="card-popover" aria-expanded="false">Lightning Bolt</button>'
+    ) in html
 
 
 @pytest.mark.parametrize(

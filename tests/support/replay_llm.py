@@ -6,13 +6,14 @@ The real backends are tested against the real CLI elsewhere; this one only lets 
 process stream a slow, realistic answer. Configured from the environment so that a
 `live_daphne` server can use it (see `replay_asgi.py`):
 REPLAY_LLM_DELAY_S (pause before each delta), REPLAY_LLM_REPEAT (times the recording is
-replayed).
+replayed), REPLAY_LLM_TEXT (an answer to stream word by word instead of the recording).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -36,13 +37,18 @@ class ReplayLLM:
     name = "replay"
     available = True
 
-    def __init__(self, delay_s: float = 0.0, repeat: int = 1):
+    def __init__(self, delay_s: float = 0.0, repeat: int = 1, text: str = ""):
         self.delay_s = delay_s
-        self.deltas = recorded_deltas() * repeat
+        deltas = re.findall(r"\S*\s*", text)[:-1] if text else recorded_deltas()
+        self.deltas = deltas * repeat
 
     @classmethod
     def from_env(cls) -> "ReplayLLM":
-        return cls(float(os.environ.get("REPLAY_LLM_DELAY_S", "0")), int(os.environ.get("REPLAY_LLM_REPEAT", "1")))
+        return cls(
+            float(os.environ.get("REPLAY_LLM_DELAY_S", "0")),
+            int(os.environ.get("REPLAY_LLM_REPEAT", "1")),
+            os.environ.get("REPLAY_LLM_TEXT", ""),
+        )
 
     def stream(self, system, prompt, *, model="sonnet", timeout=None, images=()):
         for delta in self.deltas:
