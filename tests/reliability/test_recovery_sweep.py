@@ -126,3 +126,22 @@ def test_an_old_question_still_answered_by_a_live_process_is_left_alone(settings
     with recovery.answering(waiting.pk):
         assert recovery.fail_stale_questions() == 0
     assert recovery.fail_stale_questions() == 1  # its process is gone: no one vouches any more
+
+
+def test_the_sweep_runs_when_a_worker_starts_not_around_every_inline_task(client, bob, settings):
+    """django-q2's sync mode (Q_SYNC) sends post_spawn from the calling process for every
+    task: that is no worker start, and must not fail questions or requeue jobs mid-request."""
+    from django_q.signals import post_spawn
+    from django_q.tasks import async_task
+
+    settings.ASK_STALE_AFTER_S = 300
+    orphan = QuestionFactory(user=bob)
+    age(Question, orphan.pk, seconds=301)
+    client.force_login(bob)
+
+    async_task("math.floor", 1.5, sync=True)  # any task run inline, here in "MainProcess"
+    assert client.get(f"/api/ask/{orphan.pk}").status_code == 202  # still pending: no sweep ran
+
+    post_spawn.send(sender="django_q", proc_name="Process-1")  # a real cluster worker starts
+    polled = client.get(f"/api/ask/{orphan.pk}")
+    assert polled.status_code == 200 and polled.json()["status"] == "error"
