@@ -119,7 +119,9 @@ def run_scheduled_job(job_id: str) -> None:
 
 
 def cancel_scheduled(game) -> CancelledIngest:
-    """Cancel the game's waiting ingestion: its schedule, its stored PDF and the rows it created."""
+    """Cancel the game's waiting ingestion: its schedule, its stored PDF, its page images, the
+    rows it created and the booklet's stage caches (OCR, hierarchy, contexts, conflicts: kept
+    for the retry of a failed or paused job, of no use once the job is cancelled)."""
     from games.indexing import mark_changed
 
     for job in IngestJob.objects.filter(game=game, status=IngestJob.Status.SCHEDULED):
@@ -176,11 +178,13 @@ def _aware(moment: datetime) -> datetime:
 
 
 def _booklet_files(job: IngestJob, booklet) -> list[Path]:
+    from .stages.cache import booklet_cache_files
+
     media = Path(settings.MEDIA_ROOT)
     files = [media / job.pdf_path] if job.pdf_path else []
     if booklet.pdf:
         files.append(media / booklet.pdf.name)
-    return files + [booklet.images_dir]
+    return files + [booklet.images_dir] + booklet_cache_files(Path(settings.INGEST_CACHE_DIR), booklet.slug)
 
 
 def _delete_created_rows(job: IngestJob) -> str:

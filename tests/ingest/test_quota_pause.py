@@ -161,3 +161,20 @@ def test_a_second_quota_hit_during_the_resumption_pauses_again_and_keeps_progres
     job.refresh_from_db()
     assert job.status == IngestJob.Status.DONE, job.error
     assert set(n for p, n in llm.answered.items()) == {1}
+
+
+def test_cancelling_a_paused_job_removes_its_caches_and_only_its_own(tmp_path, llm, client, alice, settings):
+    """Caches are kept for the resumption of a paused (or the retry of a failed) job; once
+    the job is cancelled they are of no use, and nothing of the booklet stays on disk."""
+    job = start_ingest(tmp_path)
+    cache_dir = settings.INGEST_CACHE_DIR
+    own = sorted(p.name for p in cache_dir.iterdir())
+    assert "contexts-v2-quota.json" in own and "hierarchy-v1-quota.json" in own  # what the resumption would reuse
+    neighbour = cache_dir / "contexts-v2-quota-storm.json"  # another booklet whose slug starts the same
+    neighbour.write_text("{}")
+    client.force_login(alice)
+
+    response = client.delete(f"/api/games/{job.game_id}/scheduled")
+
+    assert response.status_code == 200 and response.json()["deleted"] == "game"
+    assert sorted(p.name for p in cache_dir.iterdir()) == [neighbour.name]
