@@ -130,8 +130,14 @@ def cancel_scheduled(game) -> CancelledIngest:
                 continue  # it started meanwhile
             Schedule.objects.filter(name=schedule_name(job)).delete()
             booklet = job.booklet
-            files = _booklet_files(job, booklet)
-            deleted = _delete_created_rows(job)
+            if _booklet_held_other_work(job):  # a re-upload: the booklet stays as it was
+                files = _give_back_previous_pdf(job, booklet)
+                job.chunks.all().delete()
+                job.delete()
+                deleted = "job"
+            else:
+                files = _booklet_files(job, booklet)
+                deleted = _delete_created_rows(job)
             mark_changed(booklet.collection)
         _remove_files(files)
         return CancelledIngest(job_id=str(job.pk), deleted=deleted)
@@ -185,6 +191,41 @@ def _booklet_files(job: IngestJob, booklet) -> list[Path]:
     if booklet.pdf:
         files.append(media / booklet.pdf.name)
     return files + [booklet.images_dir] + booklet_cache_files(Path(settings.INGEST_CACHE_DIR), booklet.slug)
+
+
+def _booklet_held_other_work(job: IngestJob) -> bool:
+    """The cancelled job re-uploads a booklet that other jobs (or its rules) already use."""
+    from games.models import Chunk
+
+    same_booklet = IngestJob.objects.filter(game=job.game, extension=job.extension).exclude(pk=job.pk)
+    return same_booklet.exists() or Chunk.objects.filter(game=job.game, extension=job.extension).exclude(ingest_job=job).exists()
+
+
+def _give_back_previous_pdf(job: IngestJob, booklet) -> list[Path]:
+    """The upload pointed the booklet at the new PDF: point it back at the one its other
+    jobs read; only the new file goes (its rules, page images and caches stay)."""
+    from .services import validate_pdf
+
+    media = Path(settings.MEDIA_ROOT)
+    owner = booklet.owner
+    previous = (
+        IngestJob.objects.filter(game=job.game, extension=job.extension)
+        .exclude(pk=job.pk)
+        .exclude(pdf_path="")
+        .exclude(pdf_path=job.pdf_path)
+        .order_by("-created_at")
+        .first()
+    )
+    if previous is not None and (media / previous.pdf_path).exists() and owner.pdf.name == job.pdf_path:
+        owner.pdf.name = previous.pdf_path
+        try:
+            owner.pdf_pages = validate_pdf(media / previous.pdf_path).pages
+        except Exception:  # noqa: BLE001 - the count is a comfort; the file is what matters
+            log.warning("could not count the pages of %s", previous.pdf_path, exc_info=True)
+        owner.save(update_fields=["pdf", "pdf_pages"])
+    if not job.pdf_path or owner.pdf.name == job.pdf_path:
+        return []  # nothing to go back to: keep the file the booklet points at
+    return [media / job.pdf_path]
 
 
 def _delete_created_rows(job: IngestJob) -> str:

@@ -99,3 +99,50 @@ def test_unknown_game_is_404(client, alice):
     client.force_login(alice)
 
     assert client.delete("/api/games/00000000-0000-0000-0000-000000000000/scheduled").status_code == 404
+
+
+def ingest_now(pdf, **kwargs) -> IngestJob:
+    from ingest import services
+
+    job = services.create_ingest(pdf_path_or_file=pdf, **kwargs)
+    services.enqueue(job)  # inline under pytest
+    job.refresh_from_db()
+    assert job.status == IngestJob.Status.DONE, job.error
+    return job
+
+
+@pytest.mark.parametrize("kind", ["base", "extension"])
+def test_cancelling_a_scheduled_reupload_keeps_the_booklet_already_ingested(client, alice, tmp_path, kind):
+    """Re-uploading an ingested booklet for later, then cancelling, leaves the booklet as it
+    was: its rules, its PDF (citations open it), its page images."""
+    from ingest import services
+    from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
+
+    base = ingest_now(rulebook_pdf(tmp_path / "base.pdf", LOREM_RULES), new_game_name="Heat")
+    game = base.game
+    first = base if kind == "base" else ingest_now(
+        rulebook_pdf(tmp_path / "ext.pdf", LOREM_RULES[:2]), game=game, kind="extension", name="Tempête"
+    )
+    booklet = first.booklet
+    owner = type(booklet.owner).objects.get(pk=booklet.owner.pk)
+    rules = set(Chunk.objects.filter(ingest_job=first).values_list("pk", flat=True))
+    old_pdf, pages = owner.pdf.name, owner.pdf_pages
+    images = sorted(p.name for p in booklet.images_dir.iterdir())
+    assert rules and images
+
+    again = services.create_ingest(
+        pdf_path_or_file=rulebook_pdf(tmp_path / "v2.pdf", LOREM_RULES[:1], per_page=1), game=game, kind=kind, name="Tempête"
+    )
+    schedule_ingest(again, timezone.now() + timedelta(hours=3))
+    new_pdf = Path(settings.MEDIA_ROOT) / again.pdf_path
+    assert new_pdf.exists() and again.pdf_path != old_pdf
+    client.force_login(alice)
+
+    response = client.delete(url(game))
+
+    assert response.status_code == 200 and response.json()["deleted"] == "job"
+    owner.refresh_from_db()
+    assert set(Chunk.objects.filter(ingest_job=first).values_list("pk", flat=True)) == rules
+    assert (owner.pdf.name, owner.pdf_pages) == (old_pdf, pages)
+    assert (Path(settings.MEDIA_ROOT) / old_pdf).exists() and not new_pdf.exists()
+    assert sorted(p.name for p in booklet.images_dir.iterdir()) == images
