@@ -113,7 +113,9 @@ def rebuild_all(store: VectorStore) -> list[dict]:
         Chunk.objects.update(indexed=False)
         mark_card_rows_unindexed()
     forget_synced_versions()
-    collections = list(Chunk.objects.values_list("collection", flat=True).distinct()) + card_collections()
+    # order_by(): the model's ordering (collection, ordinal) would defeat distinct() and
+    # rebuild each collection once per chunk.
+    collections = list(Chunk.objects.order_by().values_list("collection", flat=True).distinct()) + card_collections()
     for name in store.collections():
         if name not in collections:
             store.drop(name)

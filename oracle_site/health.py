@@ -48,7 +48,7 @@ def check_vector_store() -> Check:
     store = components.vector_store()
     store.ping()
     missing = []
-    for collection in Chunk.objects.filter(indexed=True).values_list("collection", flat=True).distinct():
+    for collection in Chunk.objects.filter(indexed=True).order_by().values_list("collection", flat=True).distinct():
         if not store.has_collection(collection):
             missing.append(collection)
     if missing:

@@ -1,3 +1,4 @@
+import io
 import shutil
 
 import pytest
@@ -60,11 +61,14 @@ def test_deleting_rows_removes_their_points_from_the_index():
 def test_reindex_rebuilds_every_collection_after_the_qdrant_folder_is_lost(settings):
     game = GameFactory(slug="heat")
     _embedded_chunk(game, "Un virage se prend à la vitesse indiquée sur la plaque.")
+    _embedded_chunk(game, "La partie se termine quand un joueur franchit la ligne d'arrivée.")
     _search("rules_heat", "virage")
     components.reset_vector_store()
     shutil.rmtree(settings.QDRANT_PATH)
 
-    call_command("reindex")
+    out = io.StringIO()
+    call_command("reindex", stdout=out)
 
+    assert out.getvalue().count("rules_heat: 2 points") == 1  # each collection rebuilt once
     hits = components.vector_store().search_sparse("rules_heat", query_vector("virage vitesse"))
     assert len(hits) == 1 and "plaque" in hits[0].payload["text"]

@@ -17,7 +17,7 @@ class Command(BaseCommand):
         try:
             store = components.vector_store()
         except VectorStoreError as exc:
-            raise CommandError(f"{exc}. Stop the web server (it owns the local index) and run again.") from exc
+            raise CommandError(f"{exc}. Stop the web server (it owns the embedded index) and run again.") from exc
         if reembed:
             count = reembed_all(components.embedder(), progress=self.stdout.write)
             self.stdout.write(f"{count} chunks embedded again.")
