@@ -1,9 +1,9 @@
 """Latency of retrieval on the embedded default: question embedding + dense and BM25
 searches per booklet + RRF v2 fusion (no HyDE, no rerank), p50/p95 over many questions.
 
-    .venv/bin/python -m scripts.bench_retrieval                # synthetic 2k and 30k chunks
+    .venv/bin/python -m scripts.bench_retrieval                # synthetic 2k and 30k chunks, Qdrant Edge
     .venv/bin/python -m scripts.bench_retrieval --sizes 2000 --real var/eval
-    .venv/bin/python -m scripts.bench_retrieval --engine edge      # Qdrant Edge as the embedded store
+    .venv/bin/python -m scripts.bench_retrieval --engine local     # qdrant-client local mode instead
 
 Synthetic collections hold real rules text (Magic Comprehensive Rules lines, for realistic
 BM25 posting lists) with random unit dense vectors (search cost does not depend on what the
@@ -149,7 +149,8 @@ def main(argv=None) -> int:
     parser.add_argument("--sizes", default="2000,30000")
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--real", help="a var folder filled by eval.run (e.g. var/eval)")
-    parser.add_argument("--engine", choices=("local", "edge"), default="local", help="embedded store engine")
+    parser.add_argument("--engine", choices=("edge", "local"), default="edge",
+                        help="embedded store engine (default: edge, the embedded default)")
     parser.add_argument("--sse", metavar="BASE_URL", help="time the first SSE event of a running server "
                         "(needs ORACLE_TOKEN and ORACLE_GAME_ID in the environment)")
     args = parser.parse_args(argv)

