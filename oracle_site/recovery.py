@@ -70,7 +70,6 @@ def job_heartbeat(job_id):
 
 _in_flight: set[str] = set()
 _in_flight_lock = threading.Lock()
-_answer_slots: threading.BoundedSemaphore | None = None
 
 
 def in_flight_key(question_id) -> str:
@@ -89,25 +88,31 @@ def refresh_in_flight() -> None:
         cache.set_many({in_flight_key(qid): True for qid in alive}, timeout=_in_flight_ttl())
 
 
-@contextmanager
-def answering(question_id):
-    """Around the answer of one question: waits for one of ASK_MAX_CONCURRENT_ANSWERS slots
-    (fifty answer threads at once starve the event loop that sends every stream's events),
-    and marks the question as alive so the sweep of another process leaves it alone."""
-    global _answer_slots
+def vouch(question_id) -> None:
+    """From now on this process answers the question (queued ones too): the sweep of another
+    process leaves it alone until `answering` ends (or `forget`)."""
     qid = str(question_id)
     with _in_flight_lock:
         _in_flight.add(qid)
-        if _answer_slots is None:
-            _answer_slots = threading.BoundedSemaphore(max(1, settings.ASK_MAX_CONCURRENT_ANSWERS))
     cache.set(in_flight_key(qid), True, timeout=_in_flight_ttl())
+
+
+def forget(question_id) -> None:
+    qid = str(question_id)
+    with _in_flight_lock:
+        _in_flight.discard(qid)
+    cache.delete(in_flight_key(qid))
+
+
+@contextmanager
+def answering(question_id):
+    """Around the answer of one question: marks it as alive. How many are answered at once is
+    bounded by the answer pool (questions/pools.py, ASK_MAX_CONCURRENT_ANSWERS)."""
+    vouch(question_id)
     try:
-        with _answer_slots:
-            yield
+        yield
     finally:
-        with _in_flight_lock:
-            _in_flight.discard(qid)
-        cache.delete(in_flight_key(qid))
+        forget(question_id)
 
 
 def fail_stale_questions(now=None) -> int:

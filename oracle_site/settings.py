@@ -100,15 +100,19 @@ INSTALLED_APPS = [
     "questions",
 ]
 
+# Django's own middleware, most with their hooks run inline in the event loop on async
+# requests (and WhiteNoise made async-capable): fewer thread hops per request under daphne
+# (oracle_site/async_middleware.py). Security, CSRF and X-Frame-Options keep Django's own
+# classes: `check --deploy` looks for them by name.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    "oracle_site.static_files.StaticFilesMiddleware",
+    "oracle_site.async_middleware.SessionMiddleware",
+    "oracle_site.async_middleware.LocaleMiddleware",
+    "oracle_site.async_middleware.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "oracle_site.async_middleware.AuthenticationMiddleware",
+    "oracle_site.async_middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
@@ -401,6 +405,9 @@ ASK_STALE_AFTER_S = env_float(
     "ASK_STALE_AFTER_S", ASK_CLASSIFY_TIMEOUT_S + ASK_HYDE_TIMEOUT_S + ASK_ANSWER_TIMEOUT_S + 120
 )  # a question pending longer lost its web process
 ASK_MAX_CONCURRENT_ANSWERS = env_int("ASK_MAX_CONCURRENT_ANSWERS", 4)  # per web process; others wait their turn
+# per web process: token and game lookups of the ask stream; 0 (pytest's default): on the request's thread
+ASK_SETUP_THREADS = env_int("ASK_SETUP_THREADS", 0 if TESTING else 4)
+ASK_LOOKUP_CACHE_S = env_float("ASK_LOOKUP_CACHE_S", 10.0)  # a web process trusts a token/game it looked up this long
 INGEST_HEARTBEAT_S = env_float("INGEST_HEARTBEAT_S", 10.0)
 INGEST_STALE_AFTER_S = env_float("INGEST_STALE_AFTER_S", 120.0)  # no heartbeat this long: worker gone
 INGEST_MAX_ATTEMPTS = env_int("INGEST_MAX_ATTEMPTS", 3)  # worker deaths before a job fails

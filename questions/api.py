@@ -1,19 +1,22 @@
 """JSON endpoints of the questions app (mounted under /api/): ask (SSE) and poll."""
 
+import math
 from uuid import UUID
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import JsonResponse, StreamingHttpResponse
 from ninja import Field, Router, Schema
+from ninja.errors import Throttled
 from ninja.responses import Status
 from pydantic import field_validator
 
 from games.models import Extension, Game
 from oracle_site.ratelimit import ask_throttles
 
-from .auth import ASK_AUTH, asking_user
+from . import lookups
+from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
 from .models import Question
+from .pools import in_setup_pool
 from .services import new_question, start_answering
 from .sse import AnswerStream
 
@@ -63,15 +66,40 @@ def invalid(field: str, message: str) -> JsonResponse:
     return JsonResponse({"detail": detail}, status=422)
 
 
-def _check(request, payload: AskIn):
-    """Validate (reads only) and build the unsaved question with its booklets."""
-    game = Game.objects.filter(pk=payload.gameId).first()
-    if game is None:
-        return invalid("gameId", "jeu inconnu")
-    wanted = set(payload.extensions)
+def find_game(game_id):
+    """The game, or None; remembered for ASK_LOOKUP_CACHE_S."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is not None:
+        lookups.games.put(game.pk, game)
+    return game
+
+
+def find_extensions(game: Game, wanted: set) -> list | None:
+    """The game's booklets with these ids, or None when one is unknown or another game's."""
     extensions = list(Extension.objects.filter(game=game, pk__in=wanted))
-    if len(extensions) != len(wanted):
-        return invalid("extensions", "livret inconnu ou d'un autre jeu")
+    return extensions if len(extensions) == len(wanted) else None
+
+
+def over_limit(request) -> int | None | bool:
+    """The ask rate limits (oracle_site/ratelimit.py): False when allowed, else the seconds to
+    wait (None if unknown). Fresh throttle objects: they keep per-request state."""
+    waits = [throttle.wait() for throttle in ask_throttles() if not throttle.allow_request(request)]
+    if not waits:
+        return False
+    return max((wait for wait in waits if wait is not None), default=None)
+
+
+def too_many_requests(request, wait) -> JsonResponse:
+    """The 429 ninja answers for its own throttles, with Retry-After."""
+    from oracle_site.api import api
+
+    response = api.on_exception(request, Throttled(wait=wait))
+    if wait is not None:
+        response["Retry-After"] = str(math.ceil(wait))
+    return response
+
+
+def _unsaved(request, payload: AskIn, game: Game, extensions: list):
     return new_question(
         game=game,
         text=payload.question,
@@ -83,12 +111,30 @@ def _check(request, payload: AskIn):
     )
 
 
-@router.post("/ask/stream", auth=ASK_AUTH, throttle=ask_throttles(), url_name="oracle-ask-stream")
+# The rate limits are checked by the view, in the setup pool: ninja would check them in the
+# event loop, where the cache's file or network I/O holds up every other stream.
+@router.post("/ask/stream", auth=ASK_STREAM_AUTH, url_name="oracle-ask-stream")
 async def ask_stream(request, payload: AskIn):
-    """Ask a question; the answer streams as server-sent events (docs/asking.md)."""
-    checked = await sync_to_async(_check)(request, payload)
-    if isinstance(checked, JsonResponse):
-        return checked
+    """Ask a question; the answer streams as server-sent events (docs/asking.md).
+
+    Nothing here waits for other streams: a game asked about in the last ASK_LOOKUP_CACHE_S
+    needs no lookup (questions/lookups.py), other lookups run in the ask setup pool
+    (questions/pools.py), not on Django's thread-sensitive thread. The Question row is saved
+    in the save pool while `meta` is sent; the answer then waits for the answer pool."""
+    wait = await in_setup_pool(over_limit)(request)
+    if wait is not False:
+        return too_many_requests(request, wait)
+    game = lookups.games.get(payload.gameId)
+    if game is None:
+        game = await lookups.coalesced(("game", payload.gameId), find_game, payload.gameId)
+    if game is None:
+        return invalid("gameId", "jeu inconnu")
+    extensions = []
+    if payload.extensions:
+        extensions = await in_setup_pool(find_extensions)(game, set(payload.extensions))
+        if extensions is None:
+            return invalid("extensions", "livret inconnu ou d'un autre jeu")
+    checked = _unsaved(request, payload, game, extensions)
     question = checked[0]
     stream = AnswerStream(question.pk, settings.ASK_HEARTBEAT_S)
     start_answering(question.pk, stream.emit, unsaved=checked)

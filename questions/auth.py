@@ -1,5 +1,10 @@
 """Who may ask: a signed-in user (session, CSRF-checked), a REST client with its per-user
-API token (`Authorization: Bearer <key>`), and anyone when ASK_ALLOW_ANONYMOUS is on."""
+API token (`Authorization: Bearer <key>`), and anyone when ASK_ALLOW_ANONYMOUS is on.
+
+The ask stream checks the token in the ask setup pool (`AsyncApiTokenAuth`), not on Django's
+thread-sensitive thread, remembers it for ASK_LOOKUP_CACHE_S (questions/lookups.py), and
+records `last_used_at` without waiting for it (a write may wait for SQLite's writer lock
+while the worker ingests)."""
 
 from datetime import timedelta
 
@@ -8,23 +13,70 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 from ninja.security import HttpBearer, SessionAuth
 
+from . import lookups
 from .models import ApiToken
+from .pools import save_pool
 
 LAST_USED_PRECISION = timedelta(minutes=5)
+_touched: dict = {}  # token key hash -> when this process last recorded its use
+
+
+def find_token(key_hash: str):
+    """The live ApiToken with its user, or None; remembered for ASK_LOOKUP_CACHE_S."""
+    try:
+        api_token = ApiToken.objects.select_related("user").get(key_hash=key_hash, revoked=False, user__is_active=True)
+    except ApiToken.DoesNotExist:
+        return None
+    lookups.tokens.put(key_hash, api_token)
+    return api_token
+
+
+def use_is_due(api_token) -> bool:
+    """Whether to record this use: a write per request would queue every ask behind SQLite's
+    writer lock, so once per LAST_USED_PRECISION per process."""
+    now = timezone.now()
+    last = max((t for t in (api_token.last_used_at, _touched.get(api_token.key_hash)) if t), default=None)
+    if last is not None and now - last <= LAST_USED_PRECISION:
+        return False
+    _touched[api_token.key_hash] = now
+    return True
+
+
+def record_use(token_pk, when) -> None:
+    ApiToken.objects.filter(pk=token_pk).update(last_used_at=when)
 
 
 class ApiTokenAuth(HttpBearer):
     def authenticate(self, request, token: str):
-        try:
-            api_token = ApiToken.objects.select_related("user").get(
-                key_hash=ApiToken.hash_key(token), revoked=False, user__is_active=True
-            )
-        except ApiToken.DoesNotExist:
+        api_token = find_token(ApiToken.hash_key(token))
+        if api_token is None:
             return None
-        now = timezone.now()
-        if api_token.last_used_at is None or now - api_token.last_used_at > LAST_USED_PRECISION:
-            # A write per request would queue every ask behind SQLite's writer lock.
-            ApiToken.objects.filter(pk=api_token.pk).update(last_used_at=now)
+        if use_is_due(api_token):
+            record_use(api_token.pk, timezone.now())
+        request.user = api_token.user
+        return api_token.user
+
+
+class AsyncApiTokenAuth(ApiTokenAuth):
+    """The same check for async views: a token seen in the last ASK_LOOKUP_CACHE_S is taken
+    from `lookups.tokens`; otherwise it is looked up in the ask setup pool (`coalesced`). Its
+    use is recorded in the save pool, without waiting."""
+
+    is_async = True
+
+    async def __call__(self, request):
+        value = request.headers.get(self.header) or ""
+        scheme, _, key = value.partition(" ")
+        if scheme.lower() != self.openapi_scheme or not key:
+            return None
+        key_hash = ApiToken.hash_key(key)
+        api_token = lookups.tokens.get(key_hash)
+        if api_token is None:
+            api_token = await lookups.coalesced(("token", key_hash), find_token, key_hash)
+            if api_token is None:
+                return None
+        if use_is_due(api_token):
+            save_pool().submit(record_use, api_token.pk, timezone.now())
         request.user = api_token.user
         return api_token.user
 
@@ -39,6 +91,7 @@ class AnonymousWhenAllowed:
 
 
 ASK_AUTH = [ApiTokenAuth(), SessionAuth(), AnonymousWhenAllowed()]
+ASK_STREAM_AUTH = [AsyncApiTokenAuth(), SessionAuth(), AnonymousWhenAllowed()]
 
 
 def asking_user(request):

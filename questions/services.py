@@ -3,7 +3,7 @@ persisted answer, reporting each step through `emit(event, data)`.
 
 `answer_question` never raises: a failure marks the Question `error` with a readable
 message, so a poller never waits on a question that is pending forever. It runs in a
-background thread (`start_answering`) so the answer is generated and saved even when the
+background pool (`start_answering`) so the answer is generated and saved even when the
 client that asked has gone.
 """
 
@@ -12,15 +12,15 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Callable
 
 from django.conf import settings
-from django.db import close_old_connections, connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games.indexing import sync_if_changed
-from oracle_site.recovery import answering
+from oracle_site.recovery import answering, forget, vouch
 from games.models import Extension, Game
 from oracle_site import components
 from rag import prompts
@@ -32,6 +32,7 @@ from rag.rerank import RerankError, TeiReranker
 from rag.retrieve import FORUM_FREE_INTENTS, BookletRef, Retrieval, RetrievedChunk, retrieve
 
 from .models import Question
+from .pools import answer_pool, save_pool
 
 log = logging.getLogger(__name__)
 
@@ -364,28 +365,36 @@ def _remote_images_root() -> str:
 # --- background --------------------------------------------------------------------------------
 
 
-def start_answering(question_id, emit: Emit, unsaved: tuple[Question, list] | None = None) -> threading.Thread:
-    """Answer in a daemon thread with its own database connection; returns the thread.
+def start_answering(question_id, emit: Emit, unsaved: tuple[Question, list] | None = None) -> Future:
+    """Answer in the background; returns a future that completes once the answer is stored
+    (or has failed). The answer goes on when nobody listens any more.
 
-    `unsaved` (from `new_question`) is saved first, in the thread: the stream's `meta` event
-    does not wait for a database write (SQLite may be busy with an ingestion)."""
+    `unsaved` (from `new_question`) is saved first, in the ask save pool, so the stream's
+    `meta` event never waits for a database write (SQLite may be busy with an ingestion). The
+    answer itself then waits for one of ASK_MAX_CONCURRENT_ANSWERS threads of the answer pool;
+    the question is vouched for meanwhile, so no recovery sweep fails it while it queues."""
+    finished: Future = Future()
 
-    def run():
-        close_old_connections()
+    def answer() -> None:
         try:
-            if unsaved is not None:
-                try:
-                    save_question(*unsaved)
-                except Exception as exc:  # nothing stored: only the listener can be told
-                    log.exception("question %s could not be saved", question_id)
-                    emit("error", {"message": f"L'Oracle n'a pas pu enregistrer la question : {exc}",
-                                   "questionId": str(question_id)})
-                    return
-            with answering(question_id):  # a slot, and a live mark for the recovery sweep
+            with answering(question_id):
                 answer_question(question_id, emit)
         finally:
-            connection.close()
+            finished.set_result(None)
 
-    thread = threading.Thread(target=run, name=f"ask-{question_id}", daemon=True)
-    thread.start()
-    return thread
+    def save_then_queue() -> None:
+        try:
+            vouch(question_id)
+            if unsaved is not None:
+                save_question(*unsaved)
+        except Exception as exc:  # nothing stored: only the listener can be told
+            log.exception("question %s could not be saved", question_id)
+            forget(question_id)
+            emit("error", {"message": f"L'Oracle n'a pas pu enregistrer la question : {exc}",
+                           "questionId": str(question_id)})
+            finished.set_result(None)
+            return
+        answer_pool().submit(answer)
+
+    save_pool().submit(save_then_queue)
+    return finished
