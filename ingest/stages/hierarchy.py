@@ -1,7 +1,9 @@
 """Step 5: chapter > section > subsection for every chunk.
 
 Without an LLM, headings come from the layout: a short paragraph set in a larger font
-than the body, or bold and numbered ("4. Combat", "105. Colors"). With an LLM the
+than the body, bold and numbered ("4. Combat", "105. Colors"), or a short line in capitals
+("LEGISLATIVE SESSION"). Capitals set with wide tracking come out of pdfminer cut into
+pieces ("EXEC UT IVE ACT I ON"); they are put back together from the booklet's own words. With an LLM the
 outline of candidate headings is sent once and the model's levels replace ours
 (DESIGN.md, decision 3: the LLM refines, it is never required).
 """
@@ -17,7 +19,10 @@ from .read import Page, Paragraph
 
 MAX_LEVEL = 3
 MAX_HEADING_CHARS = 90
+MAX_CAPS_HEADING_CHARS = 60
 NUMBERED_HEADING_RE = re.compile(r"^(\d{1,4}(?:\.\d{1,3})*)\.?\s+\S")
+_WORD_RE = re.compile(r"[^\W\d_]{2,}")
+UNKNOWN_PIECE_COST = 3  # a piece kept as it is costs more than a known word made of pieces
 
 
 def body_font_size(pages: Iterable[Page]) -> float:
@@ -28,17 +33,61 @@ def body_font_size(pages: Iterable[Page]) -> float:
     return sizes.most_common(1)[0][0] if sizes else 0.0
 
 
+def _in_capitals(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 4 and text.isupper() and len(text) <= MAX_CAPS_HEADING_CHARS
+
+
 def _looks_like_heading(paragraph: Paragraph, body: float) -> bool:
     text = paragraph.text
     if len(text) > MAX_HEADING_CHARS or text.endswith((".", ",", ";", ":")) or not any(c.isalpha() for c in text):
         return False
     larger = body and paragraph.font_size >= body * 1.15
-    return bool(larger or (paragraph.bold and NUMBERED_HEADING_RE.match(text)))
+    return bool(larger or (paragraph.bold and NUMBERED_HEADING_RE.match(text)) or _in_capitals(text))
+
+
+def booklet_words(pages: Iterable[Page]) -> set[str]:
+    """The lower-cased words of the booklet's running text (not of its capitals lines)."""
+    words: set[str] = set()
+    for page in pages:
+        for paragraph in page.paragraphs:
+            if not paragraph.text.isupper():
+                words.update(w.lower() for w in _WORD_RE.findall(paragraph.text))
+    return words
+
+
+def respace_capitals(text: str, words: set[str]) -> str:
+    """Join the pieces of a tracked capitals line back into words the booklet uses.
+
+    Only adjacent pieces are joined, and only into a known word ("PR E SIDE NTIAL P O WE R S"
+    → "PRESIDENTIAL POWERS"); a piece that forms no known word stays as it is.
+    """
+    pieces = text.split()
+    if len(pieces) < 2:
+        return text
+    # best[i] = (cost, words) for pieces[:i]
+    best: list[tuple[float, list[str]]] = [(0, [])] + [(float("inf"), [])] * len(pieces)
+    for end in range(1, len(pieces) + 1):
+        for start in range(end):
+            joined = "".join(pieces[start:end])
+            if joined.isalpha() and joined.lower() in words:
+                cost = 1
+            elif end - start == 1:
+                cost = UNKNOWN_PIECE_COST
+            else:
+                continue
+            if best[start][0] + cost < best[end][0]:
+                best[end] = (best[start][0] + cost, best[start][1] + [joined])
+    return " ".join(best[-1][1])
 
 
 def mark_headings(pages: list[Page]) -> int:
     """Set `heading_level` (1 = chapter) on heading paragraphs; returns how many."""
     body = body_font_size(pages)
+    words = booklet_words(pages)
+    for paragraph in (p for page in pages for p in page.paragraphs):
+        if _in_capitals(paragraph.text):
+            paragraph.text = respace_capitals(paragraph.text, words)
     candidates = [p for page in pages for p in page.paragraphs if _looks_like_heading(p, body)]
     sizes = sorted({p.font_size for p in candidates if p.font_size >= body * 1.15}, reverse=True)
     for paragraph in candidates:

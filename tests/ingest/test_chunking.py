@@ -1,4 +1,4 @@
-"""Chunks: about 1,000 characters, cut at headings and numbered rules, with their pages."""
+"""Chunks: about 600 characters, cut at headings and numbered rules, with their pages."""
 
 from ingest.stages.chunk import MAX_CHARS, chunk_pages
 from ingest.stages.hierarchy import assign_paths, mark_headings
@@ -9,7 +9,8 @@ def rule_pages():
     body = "Ce paragraphe décrit la règle en détail avec des exemples de situations de jeu. " * 3
     page1 = [Paragraph("7. Règles additionnelles", 14, True), Paragraph("702. Capacités mot-clé", 12, True)]
     page1 += [Paragraph(f"702.1. Capacité numéro 1. {body * 2}", 10), Paragraph(f"702.2. Capacité numéro 2. {body}", 10)]
-    page2 = [Paragraph(f"702.2{letter} Précision {letter} sur la capacité deux. {body}", 10) for letter in "ab"]
+    short = "Ce paragraphe précise la règle par un exemple. "
+    page2 = [Paragraph(f"702.2{letter} Précision {letter} sur la capacité deux. {short}", 10) for letter in "ab"]
     page2 += [Paragraph(f"702.3. Capacité numéro 3. {body * 2}", 10)]
     pages = [Page(1, page1), Page(2, page2)]
     for page in pages:
@@ -57,7 +58,7 @@ def test_long_paragraphs_are_cut_near_the_target_with_overlap():
 
 
 def test_tiny_fragments_are_merged_but_short_sections_stay_whole():
-    long = "Chaque manche, le joueur actif joue une carte puis résout son effet. " * 7
+    long = "Chaque manche, le joueur actif joue une carte puis résout son effet. " * 3
     paragraphs = [
         Paragraph("1. Matériel", 14, True),
         Paragraph("Un plateau, quatre voitures, soixante cartes de course et un carnet de score.", 10),
@@ -74,3 +75,38 @@ def test_tiny_fragments_are_merged_but_short_sections_stay_whole():
     assert len(drafts) == 2
     assert drafts[0].text.startswith("1. Matériel") and "2. Tour" not in drafts[0].text
     assert drafts[1].text.startswith("2. Tour de jeu") and drafts[1].text.endswith("Fin du tour.")
+
+
+def test_tracked_capitals_are_rejoined_from_the_booklets_words_and_start_a_section():
+    # pdfminer cuts headings set with wide letter spacing into pieces (seen in the real
+    # Secret Hitler rulebook: "EXEC UT IVE ACT I ON", "PR E SIDE NTIAL P O WE R S").
+    body = "After the Executive Action the presidential powers of the government apply to the next round. " * 3
+    pages = [Page(1, [
+        Paragraph("SET UP", 9, page=1),
+        Paragraph(body, 9, page=1),
+        Paragraph("EXEC UT IVE ACT I ON", 9, page=1),
+        Paragraph("The President must use the power before the next round begins. " * 3, 9, page=1),
+        Paragraph("PR E SIDE NTIAL P O WE R S", 9, page=1),
+        Paragraph("Investigate Loyalty: the President chooses a player to investigate. " * 3, 9, page=1),
+        Paragraph("OV ERVI EW", 9, page=1),  # no word of the booklet: left as it is
+        Paragraph("Each player is secretly assigned to one of three roles. " * 3, 9, page=1),
+    ])]
+
+    drafts = chunks_of(pages)
+
+    paths = [d.hierarchy_path for d in drafts]
+    assert "EXECUTIVE ACTION" in paths and "PRESIDENTIAL POWERS" in paths and "OV ERVI EW" in paths
+    powers = next(d for d in drafts if d.hierarchy_path == "PRESIDENTIAL POWERS")
+    assert powers.text.startswith("PRESIDENTIAL POWERS\n\nInvestigate Loyalty")
+
+
+def test_a_capitals_sentence_in_the_text_is_not_a_heading():
+    pages = [Page(1, [
+        Paragraph("Setup", 14, page=1),
+        Paragraph("DON'T DO IT.", 9, page=1),  # ends like a sentence
+        Paragraph("Shuffle the deck and deal five cards to each player before the first round. " * 4, 9, page=1),
+    ])]
+
+    drafts = chunks_of(pages)
+
+    assert [d.hierarchy_path for d in drafts] == ["Setup"]
