@@ -106,6 +106,7 @@ def main(argv=None) -> int:
     parser.add_argument("--modes", default="bm25,dense,hybrid")
     parser.add_argument("--json", help="write the report and per-question ranks here")
     parser.add_argument("--var-dir", help="working folder (default var/eval)")
+    parser.add_argument("--games", help="only these game slugs, comma-separated (e.g. to skip the 258-page mtg)")
     args = parser.parse_args(argv)
     setup(args.var_dir)
 
@@ -119,10 +120,11 @@ def main(argv=None) -> int:
     questions = []
     for name in names:
         path, games = SETS[name]
+        wanted = set(args.games.split(",")) if args.games else None
         if not args.no_ingest:
-            ingest_games(games())
+            ingest_games([g for g in games() if wanted is None or g["slug"] in wanted])
         if path.exists():
-            questions += load_questions(path)
+            questions += [q for q in load_questions(path) if wanted is None or q["game"] in wanted]
     start = time.perf_counter()
     modes = {m: MODES[m] for m in args.modes.split(",")}
     report, details = evaluate(questions, modes, reranker=reranker())
