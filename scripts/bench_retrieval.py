@@ -132,6 +132,9 @@ def bench_first_event(base_url: str, token: str, game_id: str, rounds: int) -> N
         start = time.perf_counter()
         with httpx.stream("POST", f"{base_url}/api/ask/stream", json=body, timeout=120,
                           headers={"Authorization": f"Bearer {token}"}) as response:
+            if response.status_code != 200:  # e.g. 429: start the server with RATE_LIMIT_ASK_USER raised
+                response.read()
+                raise SystemExit(f"question {n + 1}: HTTP {response.status_code} {response.text[:200]}")
             lines = response.iter_lines()
             for line in lines:
                 if line.startswith("data:"):
@@ -152,7 +155,8 @@ def main(argv=None) -> int:
     parser.add_argument("--engine", choices=("edge", "local"), default="edge",
                         help="embedded store engine (default: edge, the embedded default)")
     parser.add_argument("--sse", metavar="BASE_URL", help="time the first SSE event of a running server "
-                        "(needs ORACLE_TOKEN and ORACLE_GAME_ID in the environment)")
+                        "(needs ORACLE_TOKEN and ORACLE_GAME_ID in the environment, and the server started "
+                        "with RATE_LIMIT_ASK_USER above --rounds per minute)")
     args = parser.parse_args(argv)
     os.environ["QDRANT_EMBEDDED_ENGINE"] = args.engine
     if args.sse:
