@@ -47,9 +47,31 @@ class StreamResult:
     longest_silence_s: float = 0.0
     error: str = ""
 
+    started: float = field(default_factory=time.perf_counter)
+    last_event: float | None = None
+
     @property
     def ok(self) -> bool:
         return bool(self.events) and self.events[0] == "meta" and self.events[-1] == "done" and not self.error
+
+    def see(self, line: str) -> bool:
+        """Record one line of the stream; True once the stream is over (`done` or `error`)."""
+        if not line.startswith("event: "):
+            return False
+        now = time.perf_counter()
+        name = line[len("event: "):].strip()
+        self.longest_silence_s = max(self.longest_silence_s, now - (self.last_event or self.started))
+        self.last_event = now
+        if self.first_event_s is None:
+            self.first_event_s = now - self.started
+        self.events.append(name)
+        self.heartbeats += name == "heartbeat"
+        if name not in ("done", "error"):
+            return False
+        self.done_s = now - self.started
+        if name == "error":
+            self.error = "error event"
+        return True
 
 
 # --- the streams -------------------------------------------------------------------------------
@@ -57,7 +79,6 @@ class StreamResult:
 
 async def one_stream(client: httpx.AsyncClient, base_url: str, token: str, game_id: str, question: str) -> StreamResult:
     result = StreamResult()
-    start = last = time.perf_counter()
     body = {"gameId": game_id, "question": question}
     try:
         async with client.stream("POST", f"{base_url}/api/ask/stream", json=body, headers={"Authorization": f"Bearer {token}"}) as response:
@@ -65,20 +86,7 @@ async def one_stream(client: httpx.AsyncClient, base_url: str, token: str, game_
                 result.error = f"HTTP {response.status_code}: {(await response.aread())[:200]!r}"
                 return result
             async for line in response.aiter_lines():
-                if not line.startswith("event: "):
-                    continue
-                now = time.perf_counter()
-                name = line[len("event: "):].strip()
-                result.longest_silence_s = max(result.longest_silence_s, now - last)
-                last = now
-                if result.first_event_s is None:
-                    result.first_event_s = now - start
-                result.events.append(name)
-                result.heartbeats += name == "heartbeat"
-                if name in ("done", "error"):
-                    result.done_s = now - start
-                    if name == "error":
-                        result.error = "error event"
+                if result.see(line):
                     break
     except httpx.HTTPError as exc:
         result.error = f"{type(exc).__name__}: {exc}"
@@ -90,7 +98,6 @@ async def raw_stream(base_url: str, token: str, game_id: str, question: str) -> 
     work per request, where httpx spends milliseconds — with fifty streams started from one
     process, httpx's own work was most of the measured « first event » (docs/reliability.md)."""
     result = StreamResult()
-    start = last = time.perf_counter()
     url = httpx.URL(base_url)
     body = json.dumps({"gameId": game_id, "question": question}).encode()
     head = (
@@ -126,20 +133,7 @@ async def raw_stream(base_url: str, token: str, game_id: str, question: str) -> 
                 buffer += data.decode("utf-8")
             *lines, buffer = buffer.split("\n")
             for line in lines:
-                if not line.startswith("event: "):
-                    continue
-                now = time.perf_counter()
-                name = line[len("event: "):].strip()
-                result.longest_silence_s = max(result.longest_silence_s, now - last)
-                last = now
-                if result.first_event_s is None:
-                    result.first_event_s = now - start
-                result.events.append(name)
-                result.heartbeats += name == "heartbeat"
-                if name in ("done", "error"):
-                    result.done_s = now - start
-                    if name == "error":
-                        result.error = "error event"
+                if result.see(line):
                     return result
         result.error = result.error or "stream ended without done"
     except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
