@@ -27,7 +27,7 @@ from rag.sparse import SparseVector
 from .events import Listener, Reporter
 from .models import IngestJob
 from .stages import chunk, conflicts, context, embed, hierarchy, images, index, ocr, read
-from .stages.cache import HIERARCHY_CACHE_VERSION, JsonCache
+from .stages.cache import JsonCache
 
 log = logging.getLogger(__name__)
 
@@ -175,7 +175,7 @@ class Pipeline:
     def structure(self, pages, drafts) -> None:
         with self.reporter.act_scope("hierarchy", len(drafts)):
             if self.llm.available:
-                cache = JsonCache(Path(settings.INGEST_CACHE_DIR) / f"{HIERARCHY_CACHE_VERSION}-{self.booklet.slug}.json")
+                cache = JsonCache(Path(settings.INGEST_CACHE_DIR) / f"{hierarchy.CACHE_VERSION}-{self.booklet.slug}.json")
                 self.stats["headings_llm"] = hierarchy.refine_with_llm(pages, self.llm, cache=cache)
             hierarchy.assign_paths(pages, drafts)
             self.reporter.progress(len(drafts), len(drafts))

@@ -80,13 +80,11 @@ def find_extensions(game: Game, wanted: set) -> list | None:
     return extensions if len(extensions) == len(wanted) else None
 
 
-def over_limit(request) -> int | None | bool:
-    """The ask rate limits (oracle_site/ratelimit.py): False when allowed, else the seconds to
-    wait (None if unknown). Fresh throttle objects: they keep per-request state."""
+def over_limit(request) -> tuple[bool, float | None]:
+    """The ask rate limits (oracle_site/ratelimit.py): whether one is exceeded, and the seconds
+    to wait when known. Fresh throttle objects: they keep per-request state."""
     waits = [throttle.wait() for throttle in ask_throttles() if not throttle.allow_request(request)]
-    if not waits:
-        return False
-    return max((wait for wait in waits if wait is not None), default=None)
+    return bool(waits), max((wait for wait in waits if wait is not None), default=None)
 
 
 def too_many_requests(request, wait) -> JsonResponse:
@@ -121,8 +119,8 @@ async def ask_stream(request, payload: AskIn):
     needs no lookup (questions/lookups.py), other lookups run in the ask setup pool
     (questions/pools.py), not on Django's thread-sensitive thread. The Question row is saved
     in the save pool while `meta` is sent; the answer then waits for the answer pool."""
-    wait = await in_setup_pool(over_limit)(request)
-    if wait is not False:
+    limited, wait = await in_setup_pool(over_limit)(request)
+    if limited:
         return too_many_requests(request, wait)
     game = lookups.games.get(payload.gameId)
     if game is None:

@@ -20,9 +20,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.indexing import sync_if_changed
-from oracle_site.recovery import answering, forget, vouch
 from games.models import Extension, Game
 from oracle_site import components
+from oracle_site.recovery import answering, forget, vouch
 from rag import prompts
 from rag.answer import best_page_image, build_user_prompt, extractive_answer
 from rag.classify import classify

@@ -34,26 +34,19 @@ import qdrant_edge as qe
 from qdrant_client import models
 
 from rag.sparse import SparseVector
-from rag.store import DENSE, SPARSE, Hit, Point, VectorStoreError, _ReadWriteLock
+from rag.store import DENSE, SPARSE, Hit, Point, VectorStoreError, _ReadWriteLock, build_filter
 
 META_FILE = "oracle-collection.json"
 LOCK_FILE = ".lock"
 
 
 def _filter(spec) -> qe.Filter | None:
-    """A `rag.store` filter (dict, qdrant-client `models.Filter` or None) → an Edge filter."""
-    if spec is None:
-        return None
-    if isinstance(spec, models.Filter):
-        return _from_client_filter(spec)
-    if not isinstance(spec, dict):
+    """A `rag.store` filter (dict, qdrant-client `models.Filter` or None) → an Edge filter:
+    dicts go through `build_filter` like on the other engine, then one translation."""
+    if spec is not None and not isinstance(spec, (dict, models.Filter)):
         raise VectorStoreError(f"unsupported filter for the edge store: {type(spec).__name__}")
-    must, must_not = [], []
-    for key, value in spec.items():
-        target = must_not if key.startswith("!") else must
-        match = qe.MatchAny(any=list(value)) if isinstance(value, (list, tuple, set)) else qe.MatchValue(value)
-        target.append(qe.FieldCondition(key=key.lstrip("!"), match=match))
-    return qe.Filter(must=must or None, must_not=must_not or None)
+    client_filter = build_filter(spec)
+    return _from_client_filter(client_filter) if client_filter is not None else None
 
 
 def _conditions(value) -> list | None:

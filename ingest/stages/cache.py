@@ -10,16 +10,13 @@ import threading
 from pathlib import Path
 
 
-HIERARCHY_CACHE_VERSION = "hierarchy-v1"
-
-
 def booklet_cache_files(cache_dir: Path, slug: str) -> list[Path]:
     """Every file the stages cache for one booklet (OCR, hierarchy, contexts, conflicts),
     with the `.tmp` of a save cut short: what a cancelled ingestion leaves to remove."""
-    from . import conflicts, context, ocr
+    from . import conflicts, context, hierarchy, ocr
 
     files = []
-    for version in (ocr.CACHE_VERSION, HIERARCHY_CACHE_VERSION, context.CACHE_VERSION, conflicts.CACHE_VERSION):
+    for version in (ocr.CACHE_VERSION, hierarchy.CACHE_VERSION, context.CACHE_VERSION, conflicts.CACHE_VERSION):
         path = Path(cache_dir) / f"{version}-{slug}.json"
         files += [path, path.with_suffix(".tmp")]
     return files

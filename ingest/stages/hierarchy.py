@@ -17,6 +17,7 @@ from typing import Iterable
 
 from .read import Page, Paragraph
 
+CACHE_VERSION = "hierarchy-v1"  # the LLM outline cache, `<version>-<slug>.json`
 MAX_LEVEL = 3
 MAX_HEADING_CHARS = 90
 MAX_CAPS_HEADING_CHARS = 60

@@ -1,33 +1,16 @@
 """GET /api/games/{id}/cards/lookup?name=: the card a chip of an answer names."""
 
-import pytest
 from django.test import Client
 
-from games.cards import import_cards
-from tests.card_fixtures import DOMINARIA
 from tests.factories import GameFactory
-
-
-@pytest.fixture
-def magic(db):
-    game = GameFactory(name="Magic", slug="magic", card_game="mtg")
-    import_cards(game, DOMINARIA)
-    return game
-
-
-@pytest.fixture
-def client_bob(bob):
-    client = Client()
-    client.force_login(bob)
-    return client
 
 
 def lookup(client, game, name):
     return client.get(f"/api/games/{game.pk}/cards/lookup", {"name": name})
 
 
-def test_english_name_gives_the_whole_card(client_bob, magic):
-    response = lookup(client_bob, magic, "Academy Drake")
+def test_english_name_gives_the_whole_card(client_bob, magic_catalog):
+    response = lookup(client_bob, magic_catalog, "Academy Drake")
     assert response.status_code == 200
     card = response.json()
     assert card["name"] == "Academy Drake" and card["name_fr"] == "Drakôn de l'Académie"
@@ -35,21 +18,21 @@ def test_english_name_gives_the_whole_card(client_bob, magic):
     assert "Kicker {4}" in card["text"] and card["set_code"].upper() == "DOM" and card["set_name"] == "Dominaria"
 
 
-def test_french_name_and_close_spelling_find_the_card(client_bob, magic):
-    assert lookup(client_bob, magic, "Drakôn de l'Académie").json()["name"] == "Academy Drake"
-    assert lookup(client_bob, magic, "Llanowar Elvs").json()["name"] == "Llanowar Elves"
+def test_french_name_and_close_spelling_find_the_card(client_bob, magic_catalog):
+    assert lookup(client_bob, magic_catalog, "Drakôn de l'Académie").json()["name"] == "Academy Drake"
+    assert lookup(client_bob, magic_catalog, "Llanowar Elvs").json()["name"] == "Llanowar Elves"
 
 
-def test_unknown_card_is_a_404(client_bob, magic):
-    assert lookup(client_bob, magic, "Black Lotus").status_code == 404
+def test_unknown_card_is_a_404(client_bob, magic_catalog):
+    assert lookup(client_bob, magic_catalog, "Black Lotus").status_code == 404
     assert lookup(client_bob, GameFactory(), "Llanowar Elves").status_code == 404
 
 
-def test_anonymous_visitor_is_refused_unless_asking_is_open(magic, settings):
+def test_anonymous_visitor_is_refused_unless_asking_is_open(magic_catalog, settings):
     settings.ASK_ALLOW_ANONYMOUS = False
-    assert lookup(Client(), magic, "Academy Drake").status_code == 401
+    assert lookup(Client(), magic_catalog, "Academy Drake").status_code == 401
     settings.ASK_ALLOW_ANONYMOUS = True
-    assert lookup(Client(), magic, "Academy Drake").status_code == 200
+    assert lookup(Client(), magic_catalog, "Academy Drake").status_code == 200
 
 
 def test_the_endpoint_is_in_the_openapi_schema(client_bob):

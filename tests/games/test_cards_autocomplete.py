@@ -1,23 +1,6 @@
-import pytest
 from django.test import Client
 
-from games.cards import import_cards
-from tests.card_fixtures import DOMINARIA
 from tests.factories import GameFactory
-
-
-@pytest.fixture
-def magic(db):
-    game = GameFactory(name="Magic", slug="magic", card_game="mtg")
-    import_cards(game, DOMINARIA)
-    return game
-
-
-@pytest.fixture
-def client_bob(bob):
-    client = Client()
-    client.force_login(bob)
-    return client
 
 
 def names(client, game, q):
@@ -26,30 +9,30 @@ def names(client, game, q):
     return [card["name"] for card in response.json()]
 
 
-def test_prefix_of_the_english_name_suggests_the_card_first(client_bob, magic):
-    assert names(client_bob, magic, "Academy D")[0] == "Academy Drake"
+def test_prefix_of_the_english_name_suggests_the_card_first(client_bob, magic_catalog):
+    assert names(client_bob, magic_catalog, "Academy D")[0] == "Academy Drake"
 
 
-def test_french_name_finds_the_card(client_bob, magic):
-    found = client_bob.get(f"/api/games/{magic.pk}/cards", {"q": "drakon de l"}).json()
+def test_french_name_finds_the_card(client_bob, magic_catalog):
+    found = client_bob.get(f"/api/games/{magic_catalog.pk}/cards", {"q": "drakon de l"}).json()
     assert found[0]["name"] == "Academy Drake"
     assert found[0]["name_fr"] == "Drakôn de l'Académie"
 
 
-def test_a_word_inside_the_name_matches(client_bob, magic):
-    assert "Llanowar Elves" in names(client_bob, magic, "elves")
+def test_a_word_inside_the_name_matches(client_bob, magic_catalog):
+    assert "Llanowar Elves" in names(client_bob, magic_catalog, "elves")
 
 
-def test_a_misspelt_name_still_finds_the_card(client_bob, magic):
-    assert "Llanowar Elves" in names(client_bob, magic, "Llanowar Elvs")
+def test_a_misspelt_name_still_finds_the_card(client_bob, magic_catalog):
+    assert "Llanowar Elves" in names(client_bob, magic_catalog, "Llanowar Elvs")
 
 
 def test_game_without_catalog_gives_no_suggestion(client_bob, db):
     assert names(client_bob, GameFactory(), "bolt") == []
 
 
-def test_anonymous_visitor_is_refused_unless_asking_is_open(magic, settings):
+def test_anonymous_visitor_is_refused_unless_asking_is_open(magic_catalog, settings):
     settings.ASK_ALLOW_ANONYMOUS = False
-    assert Client().get(f"/api/games/{magic.pk}/cards", {"q": "aca"}).status_code == 401
+    assert Client().get(f"/api/games/{magic_catalog.pk}/cards", {"q": "aca"}).status_code == 401
     settings.ASK_ALLOW_ANONYMOUS = True
-    assert Client().get(f"/api/games/{magic.pk}/cards", {"q": "aca"}).status_code == 200
+    assert Client().get(f"/api/games/{magic_catalog.pk}/cards", {"q": "aca"}).status_code == 200

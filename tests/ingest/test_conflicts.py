@@ -4,9 +4,8 @@ threshold are recorded in its payload (no type without an LLM)."""
 import pytest
 
 from games.models import Chunk
-from ingest import services
-from ingest.models import IngestJob
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
+from tests.ingest.running import ingest_inline
 
 pytestmark = pytest.mark.django_db
 
@@ -25,18 +24,10 @@ EXTENSION_RULES = [
 ]
 
 
-def ingest(path, **kwargs) -> IngestJob:
-    job = services.create_ingest(pdf_path_or_file=path, **kwargs)
-    services.enqueue(job)
-    job.refresh_from_db()
-    assert job.status == IngestJob.Status.DONE, job.error
-    return job
-
-
 def test_extension_chunk_carries_the_base_rule_it_may_change(tmp_path, settings):
     settings.CONFLICT_SIMILARITY_THRESHOLD = 0.85
-    base = ingest(rulebook_pdf(tmp_path / "base.pdf", LOREM_RULES), new_game_name="Heat")
-    extension = ingest(
+    base = ingest_inline(rulebook_pdf(tmp_path / "base.pdf", LOREM_RULES), new_game_name="Heat")
+    extension = ingest_inline(
         rulebook_pdf(tmp_path / "ext.pdf", EXTENSION_RULES, per_page=1), game=base.game, kind="extension", name="Tempête"
     )
 
@@ -54,8 +45,8 @@ def test_extension_chunk_carries_the_base_rule_it_may_change(tmp_path, settings)
 
 def test_chunks_below_the_threshold_carry_no_conflict(tmp_path, settings):
     settings.CONFLICT_SIMILARITY_THRESHOLD = 0.99
-    base = ingest(rulebook_pdf(tmp_path / "base.pdf", LOREM_RULES), new_game_name="Heat")
-    extension = ingest(
+    base = ingest_inline(rulebook_pdf(tmp_path / "base.pdf", LOREM_RULES), new_game_name="Heat")
+    extension = ingest_inline(
         rulebook_pdf(tmp_path / "ext.pdf", EXTENSION_RULES, per_page=1), game=base.game, kind="extension", name="Tempête"
     )
 

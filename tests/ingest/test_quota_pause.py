@@ -15,7 +15,7 @@ from games.models import Chunk
 from ingest import services
 from ingest.models import IngestJob
 from ingest.scheduling import pending_schedule
-from ingest.stages import context, hierarchy
+from ingest.stages import hierarchy
 from oracle_site import components
 from rag.llm.base import ClaudeQuotaError, HealthReport
 from tests.ingest.pdfs import rulebook_pdf

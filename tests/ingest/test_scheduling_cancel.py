@@ -13,6 +13,7 @@ from games.models import Chunk, Extension, Game
 from ingest.models import IngestJob
 from ingest.scheduling import schedule_ingest
 from tests.factories import ChunkFactory, ExtensionFactory, GameFactory, IngestJobFactory
+from tests.ingest.running import ingest_inline
 
 pytestmark = pytest.mark.django_db
 
@@ -101,16 +102,6 @@ def test_unknown_game_is_404(client, alice):
     assert client.delete("/api/games/00000000-0000-0000-0000-000000000000/scheduled").status_code == 404
 
 
-def ingest_now(pdf, **kwargs) -> IngestJob:
-    from ingest import services
-
-    job = services.create_ingest(pdf_path_or_file=pdf, **kwargs)
-    services.enqueue(job)  # inline under pytest
-    job.refresh_from_db()
-    assert job.status == IngestJob.Status.DONE, job.error
-    return job
-
-
 @pytest.mark.parametrize("kind", ["base", "extension"])
 def test_cancelling_a_scheduled_reupload_keeps_the_booklet_already_ingested(client, alice, tmp_path, kind):
     """Re-uploading an ingested booklet for later, then cancelling, leaves the booklet as it
@@ -118,9 +109,9 @@ def test_cancelling_a_scheduled_reupload_keeps_the_booklet_already_ingested(clie
     from ingest import services
     from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
 
-    base = ingest_now(rulebook_pdf(tmp_path / "base.pdf", LOREM_RULES), new_game_name="Heat")
+    base = ingest_inline(rulebook_pdf(tmp_path / "base.pdf", LOREM_RULES), new_game_name="Heat")
     game = base.game
-    first = base if kind == "base" else ingest_now(
+    first = base if kind == "base" else ingest_inline(
         rulebook_pdf(tmp_path / "ext.pdf", LOREM_RULES[:2]), game=game, kind="extension", name="Tempête"
     )
     booklet = first.booklet

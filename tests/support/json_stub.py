@@ -11,6 +11,18 @@ from typing import Callable
 Route = Callable[[str, dict], tuple[int, object]]
 
 
+def send_json(handler: BaseHTTPRequestHandler, status: int, payload, headers: dict | None = None) -> None:
+    """Answer the request `handler` is serving with `payload` as JSON (every stand-in's way)."""
+    data = json.dumps(payload).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    for name, value in (headers or {}).items():
+        handler.send_header(name, value)
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
 class JsonStubServer:
     """`route(path, body) -> (status, payload)`; every request is kept in `requests`."""
 
@@ -22,13 +34,7 @@ class JsonStubServer:
             def do_POST(self):
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests.append((self.path, body))
-                status, payload = route(self.path, body)
-                data = json.dumps(payload).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_json(self, *route(self.path, body))
 
             def log_message(self, *args):
                 pass

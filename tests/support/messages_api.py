@@ -19,6 +19,8 @@ import uuid
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from tests.support.json_stub import send_json
+
 MODES = ("normal", "slow", "huge", "rate_limit", "unauthorized", "hang", "quota", "overloaded")
 DEFAULT_ANSWER = ["Selon ", "les règles, ", "on pioche ", "deux cartes ", "« à la fin » ", "du tour."]
 
@@ -237,22 +239,10 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
     def _error(self, status, kind, message, headers):
-        payload = json.dumps({"type": "error", "error": {"type": kind, "message": message}}).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        for name, value in headers.items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(payload)
+        send_json(self, status, {"type": "error", "error": {"type": kind, "message": message}}, headers)
 
     def _json(self, status, data):
-        payload = json.dumps(data).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+        send_json(self, status, data)
 
 
 def _tool_results(body: dict) -> list[dict]:
