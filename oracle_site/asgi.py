@@ -20,3 +20,10 @@ start_index_owner()
 from oracle_site.recovery import start_sweeper  # noqa: E402
 
 start_sweeper()
+
+# The first question asked across languages would otherwise wait ~1 s for the dictionaries.
+import threading  # noqa: E402
+
+from rag.lexicon import lexicon  # noqa: E402
+
+threading.Thread(target=lexicon, name="lexicon-warmup", daemon=True).start()

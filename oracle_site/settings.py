@@ -268,6 +268,12 @@ EMBEDDINGS_THREADS = env_int("EMBEDDINGS_THREADS", 0)  # 0: leave OMP_NUM_THREAD
 EMBEDDINGS_TIMEOUT_S = env_float("EMBEDDINGS_TIMEOUT_S", 60.0)
 RERANK_URL = env_str("RERANK_URL")  # TEI serving a cross-encoder; empty: no rerank
 RERANK_TIMEOUT_S = env_float("RERANK_TIMEOUT_S", 10.0)
+# FreeDict's French↔English dictd files (Debian dict-freedict-fra-eng, dict-freedict-eng-fra):
+# BM25 searches of a booklet in the other language than the question (rag/lexicon.py).
+BILINGUAL_DICTIONARY_DIR = env_str("BILINGUAL_DICTIONARY_DIR", "/usr/share/dictd")
+# Word lists (Debian wamerican, wfrench; colon-separated) that put tracked capitals back
+# together in headings (« OV ERVI EW » → « OVERVIEW », ingest/stages/hierarchy.py).
+WORD_LISTS = env_str("WORD_LISTS", "/usr/share/dict/american-english:/usr/share/dict/french")
 
 # --- LLM backends ----------------------------------------------------------------------------
 

@@ -53,6 +53,7 @@ def booklet_ref(booklet) -> BookletRef:
         name=booklet.name,
         kind=booklet.kind,
         images_dir=booklet.images_dir,
+        language=booklet.language,
     )
 
 

@@ -2,7 +2,9 @@
 
 Step 0 embeds the question (and the HyDE passage when there is one). Step 1 runs a dense
 and a BM25 search per booklet collection, concurrently, merges each kind of search across
-collections by score and fuses the lists with RRF v2. A rule number named in the question
+collections by score and fuses the lists with RRF v2. A booklet in the other language than
+the question (French/English) is searched with the question's words translated
+(`rag.sparse.translated_query`). A rule number named in the question
 ("702.2b", « règle 4.1 ») puts the chunk that states that rule first. Step 2 reranks the top
 50 when a cross-encoder is configured. Forum chunks are dropped for synergy, deckbuilding
 and meta questions.
@@ -20,7 +22,9 @@ from pathlib import Path
 
 from rag.fusion import HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, merge_by_score, rrf_v2
 from rag.rerank import RERANK_TOP_N, blend
-from rag.sparse import query_vector, tokenize
+from rag import language
+from rag.lexicon import lexicon
+from rag.sparse import TranslatedQuery, query_vector, tokenize, translated_query
 from rag.store import Hit, VectorStore
 
 LIST_LIMIT = 30
@@ -45,6 +49,7 @@ class BookletRef:
     name: str
     kind: str = "base"  # base | extension | advanced_rules | faq
     images_dir: Path | None = None
+    language: str = ""  # as the admin gave it: « fr », "en"…; empty when unknown
 
     @property
     def is_extension(self) -> bool:
@@ -197,6 +202,7 @@ def retrieve(
 def _search_all(store, booklets, queries, dense_vectors, modes, question):
     """Every search of the question, concurrently; returns the ranked lists to fuse."""
     jobs = {}
+    translated = {name: _translations(text, booklets) for name, text in queries.items()} if "bm25" in modes else {}
     for booklet in booklets:
         for name, text in queries.items():
             if "dense" in modes:
@@ -204,8 +210,10 @@ def _search_all(store, booklets, queries, dense_vectors, modes, question):
                     store.search_dense, booklet.collection, dense_vectors[name], LIST_LIMIT
                 )
             if "bm25" in modes:
+                other = translated[name].get(booklet.collection)
+                vector = other.vector if other else query_vector(text)
                 jobs[("bm25", name, booklet.collection)] = _pool.submit(
-                    store.search_sparse, booklet.collection, query_vector(text), LIST_LIMIT
+                    store.search_sparse, booklet.collection, vector, LIST_LIMIT
                 )
     numbers = rule_numbers_in(question)
     rule_jobs = []
@@ -222,7 +230,7 @@ def _search_all(store, booklets, queries, dense_vectors, modes, question):
             weight = QUESTION_WEIGHT if name == "question" else HYDE_WEIGHT
             merged = merge_by_score(hit_lists, LIST_LIMIT)
             if kind == "bm25":
-                merged = keep_lexical_matches(queries[name], merged)
+                merged = keep_lexical_matches(queries[name], merged, translated[name])
             lists.append(RankedList(f"{kind}:{name}", weight, merged))
     dense_scores = {
         hit.id: hit.score
@@ -234,16 +242,46 @@ def _search_all(store, booklets, queries, dense_vectors, modes, question):
     return lists, dense_scores, rule_hits
 
 
-def keep_lexical_matches(query: str, hits: list[Hit]) -> list[Hit]:
+def _translations(text: str, booklets: list[BookletRef]) -> dict[str, TranslatedQuery]:
+    """collection → the translated BM25 query, for the booklets in the other language."""
+    asked_in = language.detect(text)
+    out = {}
+    for booklet in booklets:
+        if language.is_other_language(asked_in, booklet.language):
+            out[booklet.collection] = translated_query(
+                text, asked_in, language.normalise(booklet.language), lexicon()
+            )
+    return out
+
+
+def keep_lexical_matches(
+    query: str, hits: list[Hit], translated: dict[str, TranslatedQuery] | None = None
+) -> list[Hit]:
     """BM25 hits that share at least half of the query's terms, and at least two (all of
     them for a shorter query).
 
     A chunk matching two common words (« player », « start ») of a seven-word question is not
     lexical evidence, and across languages it would outrank the dense side's good match.
+    For a booklet searched in translation (`translated`, by collection) a question word
+    counts when the chunk has the word or one of its translations.
     """
     wanted = set(tokenize(query))
-    needed = min(len(wanted), max(MIN_SHARED_TERMS, math.ceil(len(wanted) * MIN_SHARED_FRACTION)))
-    return [hit for hit in hits if len(wanted & _terms_of(hit.id, hit.payload.get("text", ""))) >= needed]
+    needed = _needed(len(wanted))
+    kept = []
+    for hit in hits:
+        terms = _terms_of(hit.id, hit.payload.get("text", ""))
+        other = (translated or {}).get(hit.collection)
+        if other is None:
+            matched = len(wanted & terms) >= needed
+        else:
+            matched = sum(1 for group in other.groups if group & terms) >= _needed(len(other.groups))
+        if matched:
+            kept.append(hit)
+    return kept
+
+
+def _needed(count: int) -> int:
+    return min(count, max(MIN_SHARED_TERMS, math.ceil(count * MIN_SHARED_FRACTION)))
 
 
 @lru_cache(maxsize=65_536)

@@ -10,6 +10,10 @@ whatever the language of the text it comes from (a French question about an Engl
 expansion still matches « carte »/« card » through the dense side, and shared words such
 as « action », « initiative », « 702.2b » through this one).
 Rule numbers like « 702.2b » and « 4.1 » are kept whole: questions cite them.
+
+A booklet in the other language than the question gets a translated query instead
+(`translated_query`, words from `rag.lexicon`): the question's words plus their
+translations, weighed half.
 """
 
 from __future__ import annotations
@@ -63,17 +67,20 @@ def _stems(word: str) -> tuple[str, ...]:
     return (french,) if french == english else (french, english)
 
 
-def tokenize(text: str) -> list[str]:
-    """Stemmed terms of `text`, in order, stop words removed."""
-    text = _ELISION_RE.sub(" ", text.replace("\u200b", ""))
-    text = _fold(text)
-    terms: list[str] = []
+def words(text: str) -> list[str]:
+    """The folded words of `text` that count, in order (stop words and single letters dropped)."""
+    text = _fold(_ELISION_RE.sub(" ", text.replace("\u200b", "")))
+    kept = []
     for match in _TOKEN_RE.finditer(text):
         word = match.group(0).rstrip(".")
-        if word in STOP_WORDS or (len(word) < 2 and not word.isdigit()):
-            continue
-        terms.extend(_stems(word))
-    return terms
+        if word not in STOP_WORDS and (len(word) >= 2 or word.isdigit()):
+            kept.append(word)
+    return kept
+
+
+def tokenize(text: str) -> list[str]:
+    """Stemmed terms of `text`, in order, stop words removed."""
+    return [term for word in words(text) for term in _stems(word)]
 
 
 def term_index(term: str) -> int:
@@ -118,3 +125,50 @@ def query_vector(text: str) -> SparseVector:
     """Each query term once, weight 1: Qdrant multiplies by the document weight and IDF."""
     terms = tokenize(text)
     return _vector(Counter(terms), len(terms), document=False)
+
+
+# --- across languages ------------------------------------------------------------------
+
+TRANSLATION_WEIGHT = 0.5  # a translation is a guess: it counts half of a word of the question
+
+
+@dataclass(frozen=True)
+class TranslatedQuery:
+    """A question's BM25 query for a booklet in the other language.
+
+    `groups` holds, for each word of the question, its own stems and the stems of its
+    translations: a chunk matches the word if it contains any of them.
+    """
+
+    vector: SparseVector
+    groups: tuple[frozenset[str], ...]
+
+
+def translated_query(text: str, source: str, target: str, lexicon) -> TranslatedQuery:
+    """The question's words (weight 1: names, numbers and shared words such as « action » still
+    match) and their translations into `target` (TRANSLATION_WEIGHT), stemmed the way the
+    index stems the booklet's words."""
+    from rag.language import is_function_word
+    from rag.lexicon import stem
+
+    weights: dict[int, float] = {}
+    groups: list[frozenset[str]] = []
+    for word in words(text):
+        if is_function_word(word):
+            continue
+        own = set(_stems(word))
+        translated = {
+            stem(part, target)
+            for phrase in lexicon.translate(word, source)
+            for part in words(phrase)
+        } - own
+        for term in own:
+            weights[term_index(term)] = 1.0
+        for term in translated:
+            index = term_index(term)
+            weights[index] = max(weights.get(index, 0.0), TRANSLATION_WEIGHT)
+        group = frozenset(own | translated)
+        if group not in groups:
+            groups.append(group)
+    indices = sorted(weights)
+    return TranslatedQuery(SparseVector(indices, [weights[i] for i in indices]), tuple(groups))

@@ -13,7 +13,10 @@ for arg in "$@"; do
   esac
 done
 
-debs=(poppler-utils tesseract-ocr tesseract-ocr-fra tesseract-ocr-eng fonts-dejavu-core gettext)
+# dict-freedict-*: French↔English words for BM25 across languages (rag/lexicon.py);
+# wamerican, wfrench: word lists that rejoin tracked capitals in headings (hierarchy stage).
+debs=(poppler-utils tesseract-ocr tesseract-ocr-fra tesseract-ocr-eng fonts-dejavu-core gettext
+      dict-freedict-fra-eng dict-freedict-eng-fra wamerican wfrench)
 [ "$WITH_TEST" = 1 ] && debs+=(openssh-server openssh-client procps)
 # Node.js may come from elsewhere than Debian (it does on these machines): only install if absent.
 [ "$WITH_TEST" = 1 ] && ! command -v npm >/dev/null && debs+=(nodejs npm)

@@ -12,8 +12,10 @@ from rag.retrieve import BookletRef
 from rag.sparse import document_vector
 from rag.store import Point, open_store
 
-BASE = BookletRef(collection="rules_course-folle", slug="course-folle", name="Course Folle", kind="base")
-EXPANSION = BookletRef(collection="rules_heavy-rain", slug="heavy-rain", name="Heavy Rain", kind="extension")
+BASE = BookletRef(collection="rules_course-folle", slug="course-folle", name="Course Folle", kind="base", language="fr")
+EXPANSION = BookletRef(
+    collection="rules_heavy-rain", slug="heavy-rain", name="Heavy Rain", kind="extension", language="en"
+)
 
 BASE_PAGES = {
     1: "Mise en place\nChaque joueur prend une voiture, un tableau de bord et trois cartes Vitesse. "

