@@ -15,12 +15,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from pdfminer.pdfparser import PDFSyntaxError
 from pdfminer.psparser import PSException
 
 from games.models import Chunk
 from oracle_site.pdf_guard import HostilePdf, check_pdf, limits_from_settings
 from oracle_site.recovery import job_heartbeat
+from rag import language
 from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
@@ -83,6 +85,10 @@ def fail(job: IngestJob, reporter: Reporter, err: Exception) -> None:
     with transaction.atomic():
         job.transition(IngestJob.Status.ERROR, allowed_from=(IngestJob.Status.RUNNING,), finished_at=timezone.now(), error=message)
         reporter.emit("error", {"message": message})
+
+
+LANGUAGE_SAMPLE_CHUNKS = 40  # enough text to tell French from English
+LANGUAGE_NAMES = {"fr": _lazy("français"), "en": _lazy("anglais")}
 
 
 class Pipeline:
@@ -170,7 +176,21 @@ class Pipeline:
             raise IngestFailure(
                 _("Aucun texte n'a pu être lu dans ce PDF, même par reconnaissance optique. Vérifiez que c'est bien un livret de règles lisible.")
             )
+        self.check_language(drafts)
         return drafts
+
+    def check_language(self, drafts) -> None:
+        """Questions in the other language search this booklet with translated words only if
+        its declared language is right: say so when the text disagrees."""
+        detected = language.detect(" ".join(d.text for d in drafts[:LANGUAGE_SAMPLE_CHUNKS]))
+        self.stats["language"] = detected or ""
+        declared = self.booklet.language
+        if detected and language.is_other_language(detected, declared or detected):
+            self.reporter.warning(
+                _("Ce livret semble rédigé en %(detected)s alors que sa langue déclarée est « %(declared)s ». "
+                  "Corrigez la langue (jeu ou extension) : les questions posées dans l'autre langue le trouveront mieux.")
+                % {"detected": LANGUAGE_NAMES[detected], "declared": declared}
+            )
 
     def structure(self, pages, drafts) -> None:
         with self.reporter.act_scope("hierarchy", len(drafts)):

@@ -3,7 +3,10 @@
 Without an LLM, headings come from the layout: a short paragraph set in a larger font
 than the body, bold and numbered ("4. Combat", "105. Colors"), or a short line in capitals
 ("LEGISLATIVE SESSION"). Capitals set with wide tracking come out of pdfminer cut into
-pieces ("EXEC UT IVE ACT I ON"); they are put back together from the booklet's own words. With an LLM the
+pieces ("EXEC UT IVE ACT I ON"); they are put back together from the booklet's own words
+and the system's word lists (Debian's wamerican and wfrench, `WORD_LISTS`). A table of
+contents is not a section (its title would otherwise head every later chunk) and its lines
+("Set-up ........ 10") are not headings. With an LLM the
 outline of candidate headings is sent once and the model's levels replace ours
 (DESIGN.md, decision 3: the LLM refines, it is never required).
 """
@@ -11,8 +14,11 @@ outline of candidate headings is sent once and the model's levels replace ours
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections import Counter
+from functools import lru_cache
+from pathlib import Path
 from typing import Iterable
 
 from .read import Page, Paragraph
@@ -24,6 +30,12 @@ MAX_CAPS_HEADING_CHARS = 60
 NUMBERED_HEADING_RE = re.compile(r"^(\d{1,4}(?:\.\d{1,3})*)\.?\s+\S")
 _WORD_RE = re.compile(r"[^\W\d_]{2,}")
 UNKNOWN_PIECE_COST = 3  # a piece kept as it is costs more than a known word made of pieces
+CONTENTS_TITLE_RE = re.compile(
+    r"^\s*(?:table\s+(?:of\s+)?contents?|contents|sommaire|table\s+des\s+mati[eè]res|index)\s*:?\s*$", re.IGNORECASE
+)
+DOT_LEADER_RE = re.compile(r"(?:\.\s?){4,}|…{2,}|\.{2,}\s*\d+\s*$")
+
+log = logging.getLogger(__name__)
 
 
 def body_font_size(pages: Iterable[Page]) -> float:
@@ -43,6 +55,8 @@ def _looks_like_heading(paragraph: Paragraph, body: float) -> bool:
     text = paragraph.text
     if len(text) > MAX_HEADING_CHARS or text.endswith((".", ",", ";", ":")) or not any(c.isalpha() for c in text):
         return False
+    if CONTENTS_TITLE_RE.match(text) or DOT_LEADER_RE.search(text):
+        return False
     larger = body and paragraph.font_size >= body * 1.15
     return bool(larger or (paragraph.bold and NUMBERED_HEADING_RE.match(text)) or _in_capitals(text))
 
@@ -57,14 +71,42 @@ def booklet_words(pages: Iterable[Page]) -> set[str]:
     return words
 
 
-def respace_capitals(text: str, words: set[str]) -> str:
-    """Join the pieces of a tracked capitals line back into words the booklet uses.
+@lru_cache(maxsize=4)
+def system_words(paths: tuple[str, ...]) -> frozenset[str]:
+    """Lower-cased words of two letters or more from word-list files (one word per line)."""
+    words: set[str] = set()
+    for path in paths:
+        try:
+            lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
+        except OSError:
+            log.info("word list %s not found: tracked capitals are rejoined from the booklet's words", path)
+            continue
+        words.update(w.lower() for w in lines if len(w) >= 2 and w.isalpha())
+    return frozenset(words)
+
+
+def word_lists() -> frozenset[str]:
+    from django.conf import settings
+
+    return system_words(tuple(p for p in settings.WORD_LISTS.split(":") if p))
+
+
+ONE_LETTER_WORDS = frozenset("a i à y".split())
+
+
+def respace_capitals(text: str, words: set[str], running: set[str] | None = None) -> str:
+    """Join the pieces of a tracked capitals line back into known words.
 
     Only adjacent pieces are joined, and only into a known word ("PR E SIDE NTIAL P O WE R S"
-    → "PRESIDENTIAL POWERS"); a piece that forms no known word stays as it is.
+    → "PRESIDENTIAL POWERS"); a piece that forms no known word stays as it is. A line whose
+    pieces are all words of the booklet's running text (`running`) already ("A NEW PARTY",
+    not "ANEW PARTY") is left alone.
     """
     pieces = text.split()
     if len(pieces) < 2:
+        return text
+    as_written = running if running is not None else words
+    if all(p.lower() in as_written or p.lower() in ONE_LETTER_WORDS for p in pieces):
         return text
     # best[i] = (cost, words) for pieces[:i]
     best: list[tuple[float, list[str]]] = [(0, [])] + [(float("inf"), [])] * len(pieces)
@@ -85,20 +127,34 @@ def respace_capitals(text: str, words: set[str]) -> str:
 def mark_headings(pages: list[Page]) -> int:
     """Set `heading_level` (1 = chapter) on heading paragraphs; returns how many."""
     body = body_font_size(pages)
-    words = booklet_words(pages)
+    running = booklet_words(pages)
+    words = running | word_lists()
     for paragraph in (p for page in pages for p in page.paragraphs):
         if _in_capitals(paragraph.text):
-            paragraph.text = respace_capitals(paragraph.text, words)
+            paragraph.text = respace_capitals(paragraph.text, words, running)
     candidates = [p for page in pages for p in page.paragraphs if _looks_like_heading(p, body)]
-    sizes = sorted({p.font_size for p in candidates if p.font_size >= body * 1.15}, reverse=True)
+    levels = size_levels({p.font_size for p in candidates if p.font_size >= body * 1.15})
     for paragraph in candidates:
-        if paragraph.font_size in sizes:
-            level = sizes.index(paragraph.font_size) + 1
-        else:  # bold, body-sized and numbered: one level below the smallest larger heading
-            level = len(sizes) + 1
+        # bold or capitals at body size: one level below the smallest larger heading
+        level = levels.get(paragraph.font_size, max(levels.values(), default=0) + 1)
         paragraph.heading_level = min(level, MAX_LEVEL)
     _promote_top_levels(candidates)
     return len(candidates)
+
+
+SAME_LEVEL_RATIO = 0.92  # 17.9 pt and 19 pt are one level set by two renderings, not two levels
+
+
+def size_levels(sizes: set[float]) -> dict[float, int]:
+    """Heading font size → level (1 = largest); sizes within SAME_LEVEL_RATIO of the largest
+    size of a level share that level."""
+    levels: dict[float, int] = {}
+    level, top = 0, None
+    for size in sorted(sizes, reverse=True):
+        if top is None or size < top * SAME_LEVEL_RATIO:
+            level, top = level + 1, size
+        levels[size] = level
+    return levels
 
 
 def _promote_top_levels(candidates: list[Paragraph]) -> None:

@@ -77,27 +77,71 @@ def test_tiny_fragments_are_merged_but_short_sections_stay_whole():
     assert drafts[1].text.startswith("2. Tour de jeu") and drafts[1].text.endswith("Fin du tour.")
 
 
-def test_tracked_capitals_are_rejoined_from_the_booklets_words_and_start_a_section():
+def tracked_capitals_pages():
     # pdfminer cuts headings set with wide letter spacing into pieces (seen in the real
     # Secret Hitler rulebook: "EXEC UT IVE ACT I ON", "PR E SIDE NTIAL P O WE R S").
-    body = "After the Executive Action the presidential powers of the government apply to the next round. " * 3
-    pages = [Page(1, [
+    body = "After the Executive Action the presidential powers of the government apply to a new round. " * 3
+    return [Page(1, [
         Paragraph("SET UP", 9, page=1),
         Paragraph(body, 9, page=1),
         Paragraph("EXEC UT IVE ACT I ON", 9, page=1),
         Paragraph("The President must use the power before the next round begins. " * 3, 9, page=1),
         Paragraph("PR E SIDE NTIAL P O WE R S", 9, page=1),
         Paragraph("Investigate Loyalty: the President chooses a player to investigate. " * 3, 9, page=1),
-        Paragraph("OV ERVI EW", 9, page=1),  # no word of the booklet: left as it is
+        Paragraph("OV ERVI EW", 9, page=1),  # not a word of the booklet: from the system's word list
         Paragraph("Each player is secretly assigned to one of three roles. " * 3, 9, page=1),
+        Paragraph("A NEW ROUND", 9, page=1),  # words as written: not « ANEW ROUND »
+        Paragraph("The round starts with the player on the left of the dealer. " * 3, 9, page=1),
     ])]
+
+
+def test_tracked_capitals_are_rejoined_into_known_words_and_start_a_section():
+    drafts = chunks_of(tracked_capitals_pages())
+
+    paths = [d.hierarchy_path for d in drafts]
+    assert {"EXECUTIVE ACTION", "PRESIDENTIAL POWERS", "OVERVIEW", "A NEW ROUND"} <= set(paths)
+    powers = next(d for d in drafts if d.hierarchy_path == "PRESIDENTIAL POWERS")
+    assert powers.text.startswith("PRESIDENTIAL POWERS\n\nInvestigate Loyalty")
+
+
+def test_without_word_lists_only_the_booklets_words_rejoin_capitals(settings):
+    settings.WORD_LISTS = ""
+
+    paths = [d.hierarchy_path for d in chunks_of(tracked_capitals_pages())]
+
+    assert "PRESIDENTIAL POWERS" in paths and "OV ERVI EW" in paths
+
+
+def test_a_table_of_contents_heads_no_later_section():
+    entries = ["Set-up ..................... 4", "Gameplay ................... 6", "End of the game ............ 9"]
+    text = "Players take turns clockwise and each turn has three phases described below. " * 3
+    pages = [
+        Page(1, [Paragraph("Game rules", 30), Paragraph("Table of Contents", 20)] + [Paragraph(e, 11) for e in entries]),
+        Page(2, [Paragraph("1. Set-up", 16), Paragraph(text, 10), Paragraph("Who goes first?", 13), Paragraph(text, 10)]),
+    ]
+    for page in pages:
+        for paragraph in page.paragraphs:
+            paragraph.page = page.number
 
     drafts = chunks_of(pages)
 
-    paths = [d.hierarchy_path for d in drafts]
-    assert "EXECUTIVE ACTION" in paths and "PRESIDENTIAL POWERS" in paths and "OV ERVI EW" in paths
-    powers = next(d for d in drafts if d.hierarchy_path == "PRESIDENTIAL POWERS")
-    assert powers.text.startswith("PRESIDENTIAL POWERS\n\nInvestigate Loyalty")
+    assert [d.hierarchy_path for d in drafts if d.page_start == 2] == ["Game rules > 1. Set-up", "Game rules > 1. Set-up > Who goes first?"]
+    assert not any("Contents" in d.hierarchy_path or "...." in d.hierarchy_path for d in drafts)
+
+
+def test_heading_sizes_a_point_apart_are_one_level():
+    text = "Each player is secretly assigned to one of three roles before the game. " * 3
+    pages = [Page(1, [
+        Paragraph("SETUP", 19.0), Paragraph(text, 9.5), Paragraph("ELECTION", 9.5), Paragraph(text, 9.5),
+        Paragraph("GAMEPLAY", 17.9), Paragraph(text, 9.5),
+    ])]
+    for paragraph in pages[0].paragraphs:
+        paragraph.page = 1
+
+    paths = [d.hierarchy_path for d in chunks_of(pages)]
+
+    assert paths[-1] == "GAMEPLAY"  # a sibling of SETUP, not « SETUP > GAMEPLAY »
+    assert "SETUP > ELECTION" in paths
 
 
 def test_a_capitals_sentence_in_the_text_is_not_a_heading():

@@ -86,3 +86,19 @@ def test_acts_are_reported_in_order_with_counts(tmp_path):
     assert embed_done["done"] == embed_done["total"] == job.stats["chunks"]
     done = job.events.last()
     assert done.event == "done" and done.data["chunks"] == job.stats["chunks"] and done.data["ocr"] == 0
+
+
+def test_a_booklet_whose_text_is_not_in_its_declared_language_gets_a_warning(tmp_path):
+    english = [("1. Setup", [
+        "Each player takes a driver board and puts the speed marker on the zero space of the track. "
+        "Shuffle the race cards and deal seven of them to each player.",
+        "The first player is the one who drove a car most recently. They take the start token.",
+    ])]
+
+    declared_french = ingest_inline(rulebook_pdf(tmp_path / "heat.pdf", english), new_game_name="Heat", language="fr")
+    declared_english = ingest_inline(rulebook_pdf(tmp_path / "heat2.pdf", english), new_game_name="Heat 2", language="en")
+
+    assert declared_french.stats["language"] == "en"
+    warnings = [e.data["message"] for e in declared_french.events.filter(event="warning")]
+    assert any("anglais" in w and "« fr »" in w for w in warnings), warnings
+    assert not declared_english.events.filter(event="warning").exists()
