@@ -14,10 +14,11 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 
-from rag import prompts
+from rag import language, prompts
+from rag.lexicon import lexicon
 from rag.page_images import resolve_page_image
 from rag.retrieve import RetrievedChunk
-from rag.sparse import tokenize
+from rag.sparse import tokenize, translated_query
 
 MAX_QUOTE_CHARS = 320
 MAX_PASSAGES = 4
@@ -96,8 +97,7 @@ def best_quote(question: str, chunk: RetrievedChunk, embedder=None) -> Quote | N
     spans = sentences(chunk)
     if not spans:
         return None
-    wanted = set(tokenize(question))
-    scores = [len(wanted & set(tokenize(s.text))) for s in spans]
+    scores = _shared_words(question, chunk, [s.text for s in spans])
     if max(scores) == 0 and embedder is not None and len(spans) > 1:
         # Cross-lingual question: no shared words, so compare meanings.
         candidates = spans[:16]
@@ -116,6 +116,17 @@ def best_quote(question: str, chunk: RetrievedChunk, embedder=None) -> Quote | N
     ):
         text = chunk.text[span.start : following.end].strip()
     return Quote(text=clip(text), page=page, start=span.start)
+
+
+def _shared_words(question: str, chunk: RetrievedChunk, texts: list[str]) -> list[int]:
+    """How many of the question's words each text holds; for a booklet in the other language,
+    a word counts through its translations too (as in the BM25 search, rag.retrieve)."""
+    asked_in = language.detect(question)
+    if language.is_other_language(asked_in, chunk.booklet.language):
+        query = translated_query(question, asked_in, language.normalise(chunk.booklet.language), lexicon())
+        return [sum(1 for group in query.groups if group & set(tokenize(text))) for text in texts]
+    wanted = set(tokenize(question))
+    return [len(wanted & set(tokenize(text))) for text in texts]
 
 
 def citation(booklet_name: str, page: int, quote: str) -> str:

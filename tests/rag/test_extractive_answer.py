@@ -97,3 +97,17 @@ def test_llm_prompt_tags_booklets_and_marks_pages():
     assert "[EXT] Heavy Rain — p.2" in prompt and "Conflit avec le livret de base (modifies, p.4)" in prompt
     assert "Mécaniques : Hand Management" in prompt
     assert "Joueur : Bonjour ?" in prompt and prompt.endswith("QUESTION : Combien de cases ?")
+
+
+def test_a_question_in_the_other_language_quotes_the_sentence_its_translated_words_point_to():
+    # « Storm » is shared with the first sentence; « pluie », « réduit », « vitesse » only
+    # match the second one through their translations (rain, reduce, speed).
+    text = "Weather tiles come in the Storm box. Rain reduces the speed limit of every corner by one."
+    english = BookletRef("rules_heavy-rain", "heavy-rain", "Heavy Rain", "extension", language="en")
+    payload = {"text": text, "page_start": 2, "page_end": 2, "page_offsets": [[2, 0]], "hierarchy_path": "Weather"}
+    chunk = RetrievedChunk(id="w", booklet=english, payload=payload, score=1.0, fusion_score=1.0, dense_score=0.9)
+
+    answer = extractive_answer("Avec Storm, de combien la pluie réduit-elle la vitesse ?", [chunk], best_score=0.9, min_score=0.8)
+
+    [cited] = citations(answer)
+    assert cited["quote"].startswith("Rain reduces the speed limit")
