@@ -15,7 +15,6 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 from pdfminer.pdfparser import PDFSyntaxError
 from pdfminer.psparser import PSException
 
@@ -88,7 +87,6 @@ def fail(job: IngestJob, reporter: Reporter, err: Exception) -> None:
 
 
 LANGUAGE_SAMPLE_CHUNKS = 40  # enough text to tell French from English
-LANGUAGE_NAMES = {"fr": _lazy("français"), "en": _lazy("anglais")}
 
 
 class Pipeline:
@@ -189,7 +187,7 @@ class Pipeline:
             self.reporter.warning(
                 _("Ce livret semble rédigé en %(detected)s alors que sa langue déclarée est « %(declared)s ». "
                   "Corrigez la langue (jeu ou extension) : les questions posées dans l'autre langue le trouveront mieux.")
-                % {"detected": LANGUAGE_NAMES[detected], "declared": declared}
+                % {"detected": {"fr": _("français"), "en": _("anglais")}[detected], "declared": declared}
             )
 
     def structure(self, pages, drafts) -> None:

@@ -14,13 +14,18 @@ KIND_CHOICES = [
     ("faq", _("FAQ")),
 ]
 
+LANGUAGE_CHOICES = [("fr", _("Français")), ("en", _("Anglais"))]
+
 
 class BookletUploadForm(forms.Form):
     game = forms.ModelChoiceField(Game.objects.all(), required=False, label=_("Jeu existant"))
     new_game_name = forms.CharField(required=False, max_length=200, label=_("…ou nom du nouveau jeu"))
     kind = forms.ChoiceField(choices=KIND_CHOICES, initial="base", label=_("Type de livret"))
     name = forms.CharField(required=False, max_length=200, label=_("Nom du livret"))
-    language = forms.CharField(initial="fr", max_length=8, label=_("Langue"))
+    language = forms.ChoiceField(
+        choices=LANGUAGE_CHOICES, initial="fr", label=_("Langue du livret"),
+        help_text=_("Celle du texte du PDF : les questions posées dans l'autre langue y cherchent avec leurs mots traduits."),
+    )
     pdf = forms.FileField(label=_("PDF"))
 
     def clean(self):
