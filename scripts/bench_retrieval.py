@@ -99,7 +99,11 @@ def bench_synthetic(sizes: list[int], rounds: int, engine: str) -> None:
             build_collection(store, "rules_bench", base, embedder.dim, seed=1)
             build_collection(store, "rules_bench_ext", extension, embedder.dim, seed=2)
             built = time.perf_counter() - start
-            booklets = [BookletRef("rules_bench", "bench", "Bench"), BookletRef("rules_bench_ext", "bench-ext", "Ext", "extension")]
+            # English text (Comprehensive Rules lines): the French questions take the translated BM25 path.
+            booklets = [
+                BookletRef("rules_bench", "bench", "Bench", language="en"),
+                BookletRef("rules_bench_ext", "bench-ext", "Ext", "extension", language="en"),
+            ]
             result = measure(store, embedder, booklets, rounds)
             store.close()
         print(f"synthetic {size:>6} chunks ({store.description.split()[0]} store, built in {built:.0f} s): {result}")
