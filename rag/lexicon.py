@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import gzip
 import logging
+import os
 import re
 import string
 import threading
@@ -35,6 +36,7 @@ from rag.language import ENGLISH, FRENCH
 log = logging.getLogger(__name__)
 
 GLOSSARY = Path(__file__).resolve().parent / "data" / "glossary_fr_en.tsv"
+DEFAULT_DICTIONARY_DIR = "/usr/share/dictd"
 FREEDICT_FILES = {FRENCH: "freedict-fra-eng", ENGLISH: "freedict-eng-fra"}
 MAX_TRANSLATIONS = 6  # per word and source; the dictionary lists the common senses first
 MAX_PHRASE_WORDS = 2  # "draw pile" yes, "to take the initiative" no
@@ -146,6 +148,16 @@ class Lexicon:
         return len(self._glossary) + len(self._dictionary)
 
 
+def _dictionary_dir() -> str:
+    """BILINGUAL_DICTIONARY_DIR from the Django settings, or the environment when rag runs
+    without Django (benchmarks, scripts)."""
+    from django.conf import settings
+
+    if settings.configured:
+        return settings.BILINGUAL_DICTIONARY_DIR
+    return os.environ.get("BILINGUAL_DICTIONARY_DIR", DEFAULT_DICTIONARY_DIR)
+
+
 _lexicon: Lexicon | None = None
 _lexicon_lock = threading.Lock()
 
@@ -156,8 +168,6 @@ def lexicon() -> Lexicon:
     if _lexicon is None:
         with _lexicon_lock:
             if _lexicon is None:
-                from django.conf import settings
-
-                folder = getattr(settings, "BILINGUAL_DICTIONARY_DIR", "/usr/share/dictd")
+                folder = _dictionary_dir()
                 _lexicon = Lexicon(GLOSSARY, Path(folder) if folder else None)
     return _lexicon
