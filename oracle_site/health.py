@@ -111,11 +111,28 @@ def check_bgg() -> Check:
     return Check(status=status, backend="bgg", detail=f"forum sync {hour}; last run {last['at']}. {errors}".strip())
 
 
+def check_lexicon() -> Check:
+    """Degraded without FreeDict: questions in the other language than a booklet then search
+    it with the game-rules glossary's translations only."""
+    from rag.lexicon import lexicon
+
+    words = lexicon()
+    if not words.dictionaries:
+        return Check(
+            status="degraded",
+            backend="glossary",
+            detail=f"no FreeDict dictionary in {settings.BILINGUAL_DICTIONARY_DIR}: "
+            "install dict-freedict-fra-eng and dict-freedict-eng-fra for searches across languages",
+        )
+    return Check(status="ok", backend="glossary+" + "+".join(words.dictionaries), detail=f"{len(words)} entries")
+
+
 CHECKS = {
     "database": check_database,
     "vector_store": check_vector_store,
     "job_queue": check_job_queue,
     "embedder": check_embedder,
+    "lexicon": check_lexicon,
     "llm": check_llm,
     "bgg": check_bgg,
 }

