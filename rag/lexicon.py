@@ -163,7 +163,7 @@ _lexicon_lock = threading.Lock()
 
 
 def lexicon() -> Lexicon:
-    """The process's lexicon, read on first use (about 0.2 s)."""
+    """The process's lexicon, read on first use (0.3 s; 0.9 s without PyStemmer)."""
     global _lexicon
     if _lexicon is None:
         with _lexicon_lock:
