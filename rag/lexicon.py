@@ -24,14 +24,11 @@ import os
 import re
 import string
 import threading
-import unicodedata
 from collections import defaultdict
-from functools import lru_cache
 from pathlib import Path
 
-import snowballstemmer
-
 from rag.language import ENGLISH, FRENCH
+from rag.sparse import stem
 
 log = logging.getLogger(__name__)
 
@@ -40,22 +37,6 @@ DEFAULT_DICTIONARY_DIR = "/usr/share/dictd"
 FREEDICT_FILES = {FRENCH: "freedict-fra-eng", ENGLISH: "freedict-eng-fra"}
 MAX_TRANSLATIONS = 6  # per word and source; the dictionary lists the common senses first
 MAX_PHRASE_WORDS = 2  # "draw pile" yes, "to take the initiative" no
-
-_STEMMERS = {FRENCH: snowballstemmer.stemmer("french"), ENGLISH: snowballstemmer.stemmer("english")}
-_STEM_LOCK = threading.Lock()  # Snowball stemmers are not thread-safe
-
-
-def fold(text: str) -> str:
-    """Lower case without accents: how rag.sparse sees words."""
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
-
-
-@lru_cache(maxsize=100_000)
-def stem(word: str, language: str) -> str:
-    with _STEM_LOCK:
-        return _STEMMERS[language].stemWord(fold(word))
-
 
 _B64_DIGITS = {char: value for value, char in enumerate(string.ascii_uppercase + string.ascii_lowercase + string.digits + "+/")}
 

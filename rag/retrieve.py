@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from rag.fusion import HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, merge_by_score, rrf_v2
-from rag.rerank import RERANK_TOP_N, blend
 from rag import language
+from rag.fusion import HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, merge_by_score, rrf_v2
 from rag.lexicon import lexicon
+from rag.rerank import RERANK_TOP_N, blend
 from rag.sparse import TranslatedQuery, query_vector, tokenize, translated_query
 from rag.store import Hit, VectorStore
 

@@ -28,6 +28,8 @@ from functools import lru_cache
 
 import snowballstemmer
 
+from rag.language import is_function_word
+
 K1 = 1.2
 B = 0.75
 AVG_LEN = 120.0  # tokens per chunk, roughly; only shapes the length normalisation
@@ -55,6 +57,16 @@ def _fold(text: str) -> str:
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return text.lower()
+
+
+_STEMMERS = {"fr": _FRENCH, "en": _ENGLISH}
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str, language: str) -> str:
+    """`word` folded and stemmed the way this language's side of the index stems it."""
+    with _STEMMER_LOCK:
+        return _STEMMERS[language].stemWord(_fold(word))
 
 
 @lru_cache(maxsize=200_000)
@@ -148,9 +160,6 @@ def translated_query(text: str, source: str, target: str, lexicon) -> Translated
     """The question's words (weight 1: names, numbers and shared words such as « action » still
     match) and their translations into `target` (TRANSLATION_WEIGHT), stemmed the way the
     index stems the booklet's words."""
-    from rag.language import is_function_word
-    from rag.lexicon import stem
-
     weights: dict[int, float] = {}
     groups: list[frozenset[str]] = []
     for word in words(text):
