@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_q.models import Schedule
 
-from oracle_site import components
+from runtime import components
 from rag import sparse
 from rag.bgg import BggAuthError, BggClient, BggError, BggThread, BggThreadSummary
 

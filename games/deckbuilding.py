@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from oracle_site import components
+from runtime import components
 from rag.cards import fold_name, update_sticky
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck
 

@@ -17,7 +17,7 @@ from ninja.responses import Status
 from ninja.security import django_auth_is_staff
 
 from games.models import Game
-from oracle_site.ratelimit import upload_throttles
+from runtime.ratelimit import upload_throttles
 
 from . import services
 from .events import event_stream
@@ -153,7 +153,7 @@ def sync_index(collection: str) -> None:
     import logging
 
     from games.indexing import sync_if_changed
-    from oracle_site import components
+    from runtime import components
 
     try:
         sync_if_changed(components.vector_store(), [collection])

@@ -19,14 +19,14 @@ from pdfminer.pdfparser import PDFSyntaxError
 from pdfminer.psparser import PSException
 
 from games.models import Chunk
-from oracle_site.pdf_guard import HostilePdf, check_pdf, limits_from_settings
-from oracle_site.recovery import job_heartbeat
 from rag import language
 from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
 from .events import Listener, Reporter
 from .models import IngestJob
+from .pdf_guard import HostilePdf, check_pdf, limits_from_settings
+from .recovery import job_heartbeat
 from .stages import chunk, conflicts, context, embed, hierarchy, images, index, ocr, read
 from .stages.cache import JsonCache
 
@@ -52,7 +52,7 @@ def run_job(job_id: str, listener: Listener | None = None) -> IngestJob:
         return job
     reporter = Reporter(job, listener)
     try:
-        with job_heartbeat(job.pk):  # a killed worker's job is requeued (oracle_site.recovery)
+        with job_heartbeat(job.pk):  # a killed worker's job is requeued (ingest.recovery)
             stats = Pipeline(job, reporter).run()
     except ClaudeQuotaError as err:
         from ingest.scheduling import pause_for_quota
@@ -93,7 +93,7 @@ class Pipeline:
     """The stages of one job, each a small method; heavy lifting lives in `stages/`."""
 
     def __init__(self, job: IngestJob, reporter: Reporter):
-        from oracle_site import components
+        from runtime import components
 
         self.job = job
         self.reporter = reporter

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 from django.conf import settings
 from django.db import connection
 
-from . import components
+from runtime import components
 
 
 @dataclass

@@ -7,13 +7,13 @@ import threading
 
 from django.conf import settings
 
-from .periodic import start_periodic
+from runtime.periodic import start_periodic
 
 
 def sync_now() -> list[dict]:
     from games.indexing import sync_if_changed
 
-    from . import components
+    from runtime import components
 
     return sync_if_changed(components.vector_store())
 

@@ -58,7 +58,7 @@ def main() -> None:
 
     from games import bgg_sync
     from games.models import Game
-    from oracle_site import components
+    from runtime import components
     from rag.bgg import BggClient
     from tests.games.bgg_replay import FakeBgg, serve
 

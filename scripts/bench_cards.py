@@ -91,7 +91,7 @@ def main() -> None:
     from games.card_indexing import embed_pending_cards, sync_card_collections
     from games.cards import import_cards
     from games.models import Game
-    from oracle_site import components
+    from runtime import components
 
     call_command("migrate", verbosity=0)
     from django.conf import settings

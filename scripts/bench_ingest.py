@@ -64,7 +64,7 @@ def ingest(pdf: Path):
 def embed_alone(job) -> float:
     """The embedder on the very texts the pipeline embedded, batches of 32."""
     from ingest.stages.embed import embedding_text
-    from oracle_site import components
+    from runtime import components
 
     from ingest.stages.chunk import ChunkDraft, Piece
 
@@ -143,7 +143,7 @@ def profile_stages(pdf: Path, sample: int = 96) -> None:
     from ingest import services
     from ingest.coordinator import ocr_settings
     from ingest.stages import chunk, context, embed, hierarchy, images, index, ocr, read
-    from oracle_site import components
+    from runtime import components
     from rag.sparse import document_vector
 
     job = services.create_ingest(pdf_path_or_file=pdf, new_game_name=f"profile {pdf.stem}")

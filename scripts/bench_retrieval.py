@@ -115,7 +115,7 @@ def bench_real(var_dir: str, rounds: int) -> None:
     setup(var_dir)
     from games.indexing import sync_if_changed
     from games.models import Chunk, Game
-    from oracle_site import components
+    from runtime import components
     from questions.services import booklets_of
 
     store, embedder = components.vector_store(), components.embedder()

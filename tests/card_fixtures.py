@@ -10,7 +10,7 @@ from games.card_indexing import embed_pending_cards, embed_pending_decklists, sy
 from games.cards import import_cards
 from games.decklists import import_decklist
 from games.models import Game
-from oracle_site import components
+from runtime import components
 from tests.factories import GameFactory
 
 DATA = Path(__file__).parent / "games" / "data"

@@ -5,7 +5,7 @@ import pytest
 
 from games import bgg_sync
 from games.indexing import mark_changed
-from oracle_site import components
+from runtime import components
 from questions.services import answer_question, create_question
 from rag import sparse
 from tests.factories import ChunkFactory, GameFactory

@@ -55,7 +55,7 @@ class AnsweringLLM:
 
 
 def test_card_names_in_an_llm_answer_are_wrapped_for_the_page(dominaria, monkeypatch):
-    from oracle_site import components
+    from runtime import components
     from questions.models import Question
 
     monkeypatch.setattr(components, "llm_backend", lambda: AnsweringLLM())

@@ -66,7 +66,7 @@ def test_import_command_embeds_and_indexes_the_cards(db, tmp_path, capsys):
     import json
 
     from games.card_indexing import card_collection
-    from oracle_site import components
+    from runtime import components
 
     game = magic()
     sample = json.loads(SCRYFALL_SAMPLE.read_text())[:6]

@@ -6,7 +6,7 @@ from games.card_indexing import card_collection, meta_collection
 from games.cards import import_cards
 from games.decklists import import_decklist
 from games.models import Card
-from oracle_site import components
+from runtime import components
 from tests.card_fixtures import DECKLISTS, SCRYFALL_SAMPLE
 from tests.factories import GameFactory
 

@@ -6,7 +6,7 @@ from django.core.management import call_command
 
 from games.indexing import mark_changed, sync_if_changed
 from games.models import Chunk
-from oracle_site import components
+from runtime import components
 from rag.sparse import document_vector, query_vector
 from tests.factories import ChunkFactory, GameFactory
 

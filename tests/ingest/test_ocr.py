@@ -11,7 +11,7 @@ from ingest.models import IngestJob
 from ingest.stages import ocr
 from ingest.stages.ocr import OcrSettings, decide_ocr
 from ingest.stages.read import Page, Paragraph
-from oracle_site import components
+from runtime import components
 from rag.sparse import query_vector
 from tests.ingest.pdfs import mixed_pdf, scanned_pdf
 

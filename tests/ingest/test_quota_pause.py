@@ -16,7 +16,7 @@ from ingest import services
 from ingest.models import IngestJob
 from ingest.scheduling import pending_schedule
 from ingest.stages import hierarchy
-from oracle_site import components
+from runtime import components
 from rag.llm.base import ClaudeQuotaError, HealthReport
 from tests.ingest.pdfs import rulebook_pdf
 

@@ -4,7 +4,7 @@ anchors, without an LLM and with a replayed one whose first list is invalid."""
 
 import pytest
 
-from oracle_site import components
+from runtime import components
 from questions.models import Question
 from questions.services import answer_question, create_question
 from rag.deckbuilding.prompt import RETRY_SEPARATOR

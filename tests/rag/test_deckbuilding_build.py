@@ -8,7 +8,7 @@ import pytest
 from games.card_indexing import card_collection, meta_collection
 from games.cards import resolve_mentions
 from games.deckbuilding import catalog_names
-from oracle_site import components
+from runtime import components
 from rag.cards import fold_name
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck
 from rag.deckbuilding.prompt import RETRY_SEPARATOR

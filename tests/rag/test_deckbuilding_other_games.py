@@ -5,7 +5,7 @@ import pytest
 from games.card_indexing import card_collection
 from games.cards import resolve_mentions
 from games.models import Game
-from oracle_site import components
+from runtime import components
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck, default_spec
 from rag.deckbuilding.pool import eligible_pool
 from rag.llm.base import NoLLM

@@ -173,7 +173,7 @@ def test_edge_and_local_mode_rank_the_same_chunks_first(tmp_path):
 
 @pytest.mark.django_db
 def test_the_ask_flow_indexes_rows_into_the_store_and_answers(settings, engine):
-    from oracle_site import components
+    from runtime import components
     from tests.rag.corpus import create_chunk_rows
 
     settings.QDRANT_EMBEDDED_ENGINE = engine

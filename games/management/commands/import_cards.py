@@ -9,7 +9,7 @@ from games.card_indexing import embed_pending_cards, sync_card_collections
 from games.cards import CardFileError, import_cards
 from games.management.progress import ProgressBar
 from games.models import Game
-from oracle_site import components
+from runtime import components
 from rag.store import VectorStoreError
 
 

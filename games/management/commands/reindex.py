@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games.indexing import rebuild_all, reembed_all
-from oracle_site import components
+from runtime import components
 from rag.store import VectorStoreError
 
 

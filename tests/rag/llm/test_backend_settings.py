@@ -2,7 +2,7 @@
 
 import pytest
 
-from oracle_site import components
+from runtime import components
 from rag.llm import NoLLM
 from rag.llm.claude_cli import ClaudeCLIBackend
 from rag.llm.claude_ssh import ClaudeSSHBackend
