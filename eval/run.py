@@ -58,9 +58,9 @@ def summarise(ranks: list[int | None]) -> dict:
 def evaluate(questions: list[dict], modes: dict, reranker=None, log=print) -> tuple[dict, list[dict]]:
     from games.indexing import sync_if_changed
     from games.models import Game
-    from runtime import components
     from questions.services import booklets_of
     from rag.retrieve import retrieve
+    from runtime import components
 
     store, embedder = components.vector_store(), components.embedder()
     sync_if_changed(store)

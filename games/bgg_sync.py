@@ -20,10 +20,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_q.models import Schedule
 
-from runtime import components
 from rag import sparse
-from rag.bgg import BggAuthError, BggClient, BggError, BggThread, BggThreadSummary
+from runtime import components
 
+from .bgg_client import BggAuthError, BggClient, BggError, BggThread, BggThreadSummary
 from .indexing import mark_changed
 from .models import Chunk, Game
 

@@ -20,7 +20,7 @@ from pdfminer.psparser import PSException
 from games.models import Extension, Game
 
 from .models import IngestJob
-from .stages.store import media_relative, store_pdf
+from .stages.save_pdf import media_relative, store_pdf
 
 log = logging.getLogger(__name__)
 

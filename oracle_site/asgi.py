@@ -25,6 +25,6 @@ start_web_work()
 # The first question asked across languages would otherwise wait ~1 s for the dictionaries.
 import threading  # noqa: E402
 
-from rag.lexicon import lexicon  # noqa: E402
+from runtime.components import lexicon  # noqa: E402
 
 threading.Thread(target=lexicon, name="lexicon-warmup", daemon=True).start()

@@ -114,9 +114,7 @@ def check_bgg() -> Check:
 def check_lexicon() -> Check:
     """Degraded without FreeDict: questions in the other language than a booklet then search
     it with the game-rules glossary's translations only."""
-    from rag.lexicon import lexicon
-
-    words = lexicon()
+    words = components.lexicon()
     if not words.dictionaries:
         return Check(
             status="degraded",

@@ -12,7 +12,6 @@ from runtime.periodic import start_periodic
 
 def sync_now() -> list[dict]:
     from games.indexing import sync_if_changed
-
     from runtime import components
 
     return sync_if_changed(components.vector_store())

@@ -34,7 +34,7 @@ import qdrant_edge as qe
 from qdrant_client import models
 
 from rag.sparse import SparseVector
-from rag.store import DENSE, SPARSE, Hit, Point, VectorStoreError, _ReadWriteLock, build_filter
+from rag.store_base import DENSE, SPARSE, Hit, Point, ReadWriteLock, VectorStoreError, build_filter
 
 META_FILE = "oracle-collection.json"
 LOCK_FILE = ".lock"
@@ -149,7 +149,7 @@ class EdgeVectorStore:
         self.root.mkdir(parents=True, exist_ok=True)
         self.description = f"edge {self.root}"
         self._lock = threading.RLock()
-        self._rw = _ReadWriteLock()
+        self._rw = ReadWriteLock()
         self._lock_handle = _lock_folder(self.root)
         self._shards: dict[str, qe.EdgeShard] = {}
         try:

@@ -70,3 +70,10 @@ def llm_backend():
     from rag.llm.factory import backend_from_settings  # built by the LLM backends module
 
     return backend_from_settings(settings)
+
+
+def lexicon():
+    """The bilingual lexicon for BILINGUAL_DICTIONARY_DIR (cached per folder by rag.lexicon)."""
+    from rag.lexicon import lexicon as load
+
+    return load(settings.BILINGUAL_DICTIONARY_DIR)

@@ -63,10 +63,9 @@ def ingest(pdf: Path):
 
 def embed_alone(job) -> float:
     """The embedder on the very texts the pipeline embedded, batches of 32."""
+    from ingest.stages.chunk import ChunkDraft, Piece
     from ingest.stages.embed import embedding_text
     from runtime import components
-
-    from ingest.stages.chunk import ChunkDraft, Piece
 
     texts = []
     for row in job.chunks.order_by("ordinal"):
@@ -139,12 +138,11 @@ def profile_stages(pdf: Path, sample: int = 96) -> None:
 
     import numpy as np
 
-    from games.models import Game
     from ingest import services
     from ingest.coordinator import ocr_settings
     from ingest.stages import chunk, context, embed, hierarchy, images, index, ocr, read
-    from runtime import components
     from rag.sparse import document_vector
+    from runtime import components
 
     job = services.create_ingest(pdf_path_or_file=pdf, new_game_name=f"profile {pdf.stem}")
     booklet = job.booklet

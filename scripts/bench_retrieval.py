@@ -115,8 +115,8 @@ def bench_real(var_dir: str, rounds: int) -> None:
     setup(var_dir)
     from games.indexing import sync_if_changed
     from games.models import Chunk, Game
-    from runtime import components
     from questions.services import booklets_of
+    from runtime import components
 
     store, embedder = components.vector_store(), components.embedder()
     sync_if_changed(store)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from games.card_indexing import embed_pending_cards, embed_pending_decklists, sync_card_collections
-from games.cards import import_cards
+from games.card_catalog import import_cards
 from games.decklists import import_decklist
 from games.models import Game
 from runtime import components

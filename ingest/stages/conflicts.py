@@ -22,6 +22,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from rag.fusion import rrf
 from rag.sparse import SparseVector
 from rag.store import Point, open_store
 
@@ -31,7 +32,6 @@ from .llm_pool import map_cached
 CACHE_VERSION = "conflicts-v1"
 COLLECTION = "base"
 SEARCH_LIMIT = 8
-RRF_K = 60
 MAX_CANDIDATES = 5
 CONFLICT_TYPES = ("replaces", "modifies", "extends")
 
@@ -73,14 +73,10 @@ def find_candidates(
 
 
 def _candidates(store, vector, sparse: SparseVector, by_id: dict, threshold: float) -> list[dict]:
-    fused: dict[str, float] = {}
-    for hits in (store.search_dense(COLLECTION, vector, SEARCH_LIMIT), store.search_sparse(COLLECTION, sparse, SEARCH_LIMIT)):
-        for rank, hit in enumerate(hits):
-            fused[hit.id] = fused.get(hit.id, 0.0) + 1.0 / (RRF_K + rank + 1)
-    ranked = sorted(fused, key=fused.get, reverse=True)
+    ranked = rrf([store.search_dense(COLLECTION, vector, SEARCH_LIMIT), store.search_sparse(COLLECTION, sparse, SEARCH_LIMIT)])
     found = []
-    for point_id in ranked:
-        base = by_id[point_id]
+    for hit in ranked:
+        base = by_id[hit.id]
         similarity = float(np.dot(vector, base.dense))
         if similarity >= threshold:
             found.append({"base_chunk_id": base.id, "similarity": round(similarity, 4), "base_page": base.page})

@@ -74,8 +74,8 @@ def replace_booklet_rows(job, booklet: Booklet, rows: list[Chunk]) -> int:
 def sync_now(collection: str) -> dict | None:
     """Sync from this process when it may write the index (a server, or a command that got
     the local folder); returns None when the web process will do it."""
-    from runtime import components
     from rag.store import VectorStoreError
+    from runtime import components
 
     try:
         return sync_collection(components.vector_store(), collection)

@@ -5,9 +5,9 @@ import pytest
 
 from games import bgg_sync
 from games.indexing import mark_changed
-from runtime import components
 from questions.services import answer_question, create_question
 from rag import sparse
+from runtime import components
 from tests.factories import ChunkFactory, GameFactory
 from tests.games.bgg_replay import fake_bgg, private_cache  # noqa: F401  (fixtures)
 

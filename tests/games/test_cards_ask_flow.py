@@ -55,8 +55,8 @@ class AnsweringLLM:
 
 
 def test_card_names_in_an_llm_answer_are_wrapped_for_the_page(dominaria, monkeypatch):
-    from runtime import components
     from questions.models import Question
+    from runtime import components
 
     monkeypatch.setattr(components, "llm_backend", lambda: AnsweringLLM())
     question = create_question(game=dominaria, text="Quelles synergies avec @Llanowar Elves ?", card_mentions=["Llanowar Elves"])

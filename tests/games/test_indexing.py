@@ -6,8 +6,8 @@ from django.core.management import call_command
 
 from games.indexing import mark_changed, sync_if_changed
 from games.models import Chunk
-from runtime import components
 from rag.sparse import document_vector, query_vector
+from runtime import components
 from tests.factories import ChunkFactory, GameFactory
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,8 @@ reset finishes it without asking any chunk twice (DESIGN.md, decision 4)."""
 import threading
 import time
 from collections import Counter
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 
 import pytest
 from django.utils import timezone
@@ -16,8 +17,8 @@ from ingest import services
 from ingest.models import IngestJob
 from ingest.scheduling import pending_schedule
 from ingest.stages import hierarchy
-from runtime import components
 from rag.llm.base import ClaudeQuotaError, HealthReport
+from runtime import components
 from tests.ingest.pdfs import rulebook_pdf
 
 pytestmark = pytest.mark.django_db

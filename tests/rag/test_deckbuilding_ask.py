@@ -4,13 +4,13 @@ anchors, without an LLM and with a replayed one whose first list is invalid."""
 
 import pytest
 
-from runtime import components
 from questions.models import Question
 from questions.services import answer_question, create_question
 from rag.deckbuilding.prompt import RETRY_SEPARATOR
 from rag.deckbuilding.spec import SPEC_SYSTEM_PROMPT
 from rag.llm.base import HealthReport, NoLLM
 from rag.synergy import DECOMPOSE_SYSTEM
+from runtime import components
 from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
 from tests.rag.test_deckbuilding_build import SPEC, TOO_SHORT, VALID
 

@@ -9,11 +9,11 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
+from ingest import recovery as job_recovery
 from ingest import services
 from ingest.coordinator import run_job
 from ingest.models import IngestJob
 from ingest.stages import ocr
-from ingest import recovery as job_recovery
 from questions import recovery as question_recovery
 from questions.models import Question
 from tests.factories import GameFactory, QuestionFactory

@@ -6,11 +6,11 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from games.card_indexing import embed_pending_cards, sync_card_collections
-from games.cards import CardFileError, import_cards
+from games.card_catalog import CardFileError, import_cards
 from games.management.progress import ProgressBar
 from games.models import Game
-from runtime import components
 from rag.store import VectorStoreError
+from runtime import components
 
 
 def find_game(slug_or_id: str) -> Game:

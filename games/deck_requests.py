@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from runtime import components
 from rag.cards import fold_name, update_sticky
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck
+from runtime import components
 
 from .card_indexing import card_collection, meta_collection
 from .card_lookup import catalog_names
