@@ -47,3 +47,8 @@ class JobOut(Schema):
 
 class ErrorOut(Schema):
     detail: str
+
+
+class CancelledOut(Schema):
+    job_id: str
+    deleted: str  # "game" | "extension" | "job": the largest row the cancellation removed
