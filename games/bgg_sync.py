@@ -24,7 +24,7 @@ from rag import sparse
 from runtime import components
 
 from .bgg_client import BggAuthError, BggClient, BggError, BggThread, BggThreadSummary
-from .indexing import mark_changed
+from .index_state import mark_changed
 from .models import Chunk, Game
 
 log = logging.getLogger(__name__)

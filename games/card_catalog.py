@@ -31,7 +31,7 @@ from .card_lookup import (  # noqa: F401  (look-ups callers import from here)
     resolve_mentions,
     search_cards,
 )
-from .indexing import mark_changed
+from .index_state import mark_changed
 from .models import Card, Game
 
 MTG_SKIPPED_LAYOUTS = {"token", "double_faced_token", "art_series", "emblem", "vanguard", "scheme", "planar"}

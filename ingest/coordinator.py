@@ -24,6 +24,7 @@ from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
 from .events import Listener, Reporter
+from .job_schedule import pause_for_quota
 from .models import IngestJob
 from .pdf_guard import HostilePdf, check_pdf, limits_from_settings
 from .recovery import job_heartbeat
@@ -55,8 +56,6 @@ def run_job(job_id: str, listener: Listener | None = None) -> IngestJob:
         with job_heartbeat(job.pk):  # a killed worker's job is requeued (ingest.recovery)
             stats = Pipeline(job, reporter).run()
     except ClaudeQuotaError as err:
-        from ingest.scheduling import pause_for_quota
-
         pause_for_quota(job, err)
     except Exception as err:  # noqa: BLE001 - every failure becomes the job's state
         fail(job, reporter, err)

@@ -88,8 +88,9 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
-    from games.card_indexing import embed_pending_cards, sync_card_collections
     from games.card_catalog import import_cards
+    from games.card_indexing import embed_pending_cards
+    from games.indexing import sync_card_collections
     from games.models import Game
     from runtime import components
 

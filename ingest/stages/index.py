@@ -12,7 +12,8 @@ import logging
 
 from django.db import transaction
 
-from games.indexing import mark_changed, sync_collection
+from games.index_state import mark_changed
+from games.indexing import sync_collection
 from games.models import Booklet, Chunk
 
 from .chunk import ChunkDraft

@@ -4,7 +4,7 @@ does not (forums clarify rules; they are not deck advice)."""
 import pytest
 
 from games import bgg_sync
-from games.indexing import mark_changed
+from games.index_state import mark_changed
 from questions.services import answer_question, create_question
 from rag import sparse
 from runtime import components

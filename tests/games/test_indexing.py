@@ -4,7 +4,8 @@ import shutil
 import pytest
 from django.core.management import call_command
 
-from games.indexing import mark_changed, sync_if_changed
+from games.index_state import mark_changed
+from games.indexing import sync_if_changed
 from games.models import Chunk
 from rag.sparse import document_vector, query_vector
 from runtime import components

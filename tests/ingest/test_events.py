@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.test import AsyncClient
 
-from games.indexing import mark_changed
+from games.index_state import mark_changed
 from ingest.models import IngestJob
 from tests.factories import ChunkFactory, IngestJobFactory
 
