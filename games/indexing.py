@@ -11,7 +11,8 @@ import threading
 
 from django.db import transaction
 
-from rag.sparse import SparseVector
+from rag.embeddings import passage_text
+from rag.sparse import SparseVector, document_vector
 from rag.store import Point, VectorStore
 
 from .card_indexing import card_collection, card_collections, mark_card_rows_unindexed, meta_collection, row_source_for
@@ -124,23 +125,17 @@ def rebuild_all(store: VectorStore) -> list[dict]:
 
 def reembed_all(embedder, batch_size: int = 32, progress=None) -> int:
     """Embed every chunk again (after an embedder change); rows keep everything else."""
-    from rag.sparse import document_vector
-
     ids = list(Chunk.objects.values_list("id", flat=True))
     for start in range(0, len(ids), batch_size):
         batch = list(Chunk.objects.filter(pk__in=ids[start : start + batch_size]))
-        vectors = embedder.embed_passages([embedding_text(c) for c in batch])
-        for chunk, vector in zip(batch, vectors):
+        texts = [passage_text(c.text, c.context) for c in batch]
+        vectors = embedder.embed_passages(texts)
+        for chunk, vector, text in zip(batch, vectors, texts):
             chunk.dense_vector = vector
             chunk.embedder = embedder.name
-            chunk.sparse = document_vector(embedding_text(chunk)).as_dict()
+            chunk.sparse = document_vector(text).as_dict()
             chunk.indexed = False
         Chunk.objects.bulk_update(batch, ["dense", "embedder", "sparse", "indexed"])
         if progress:
             progress(f"{min(start + batch_size, len(ids))}/{len(ids)}")
     return len(ids)
-
-
-def embedding_text(chunk: Chunk) -> str:
-    """What is embedded: the contextual sentence prefixed to the passage (contextual retrieval)."""
-    return f"{chunk.context}\n\n{chunk.text}" if chunk.context else chunk.text

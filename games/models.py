@@ -3,7 +3,7 @@
 A game's *base* booklet is the PDF stored on the Game itself; every other booklet
 (expansion, advanced rules, FAQ) is an Extension. Each booklet has its own vector
 collection (`rules_<slug>`) and its own page-images folder. Chunks are the source of truth:
-the Qdrant collections are rebuilt from them (DESIGN.md, decision 1).
+the Qdrant collections are rebuilt from them (docs/architecture.md, decision 1).
 """
 
 import uuid

@@ -1,4 +1,4 @@
-"""The web process owns the local Qdrant folder (DESIGN.md, decision 2): it brings the
+"""The web process owns the local Qdrant folder (docs/architecture.md, decision 2): it brings the
 index up to date from the chunk rows at start and whenever writers mark a collection as
 changed. A daemon thread polls `IndexState` (one small query) every few seconds, so the
 first question after an ingest does not pay for the sync."""

@@ -12,7 +12,7 @@ Filters: the `{"field": value | [values], "!field": value}` dicts of `rag.store`
 qdrant-client `models.Filter` objects (must/should/must_not/min_should, match value/any/
 except/text, ranges, values count, is-empty/is-null, has-id, nested) are translated to Edge's.
 
-One process owns the folder (DESIGN.md, decision 2), as in local mode, enforced by an
+One process owns the folder (docs/architecture.md, decision 2), as in local mode, enforced by an
 exclusive lock on `QDRANT_PATH/edge/.lock` taken before any shard is read: a second process
 gets `VectorStoreError` and leaves indexing to the owner. Edge's own WAL lock is not enough:
 a second process that merely tries to load a shard held elsewhere breaks the holder's next

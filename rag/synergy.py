@@ -1,4 +1,4 @@
-"""Synergy expansion for card games (spec « synergy-expansion »): decompose the question into
+"""Synergy expansion for card games (docs/architecture.md, « synergy-expansion »): decompose the question into
 {colors, format, types, themes} (the LLM when available, else rules over the card vocabulary),
 turn that into Qdrant filters, search several query variants, and match set names
 ("Strixhaven" → STX). Plain Python.

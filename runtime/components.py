@@ -39,7 +39,7 @@ def store_is_shared() -> bool:
 def vector_store() -> VectorStore:
     """The store of this process. With the embedded store (Qdrant Edge or local mode), only the
     web (or a command) process may call this: the folder is locked by whoever opens it first
-    (DESIGN.md, decision 2), and another process gets `VectorStoreError`."""
+    (docs/architecture.md, decision 2), and another process gets `VectorStoreError`."""
     global _store
     with _store_lock:
         if _store is None:

@@ -63,13 +63,10 @@ def ingest(pdf: Path):
 
 def embed_alone(job) -> float:
     """The embedder on the very texts the pipeline embedded, batches of 32."""
-    from ingest.stages.chunk import ChunkDraft, Piece
-    from ingest.stages.embed import embedding_text
+    from rag.embeddings import passage_text
     from runtime import components
 
-    texts = []
-    for row in job.chunks.order_by("ordinal"):
-        texts.append(embedding_text(ChunkDraft(pieces=[Piece(row.text, row.page_start)], context=row.context)))
+    texts = [passage_text(row.text, row.context) for row in job.chunks.order_by("ordinal")]
     embedder = components.embedder()
     started = time.monotonic()
     for start in range(0, len(texts), 32):
@@ -140,7 +137,8 @@ def profile_stages(pdf: Path, sample: int = 96) -> None:
 
     from ingest import services
     from ingest.coordinator import ocr_settings
-    from ingest.stages import chunk, context, embed, hierarchy, images, index, ocr, read
+    from ingest.stages import chunk, context, hierarchy, images, index, ocr, read
+    from rag.embeddings import passage_text
     from rag.sparse import document_vector
     from runtime import components
 
@@ -159,7 +157,7 @@ def profile_stages(pdf: Path, sample: int = 96) -> None:
     drafts = timed("chunk", lambda: (hierarchy.mark_headings(pages), chunk.chunk_pages(pages))[1])
     timed("hierarchy", lambda: hierarchy.assign_paths(pages, drafts))
     timed("context", lambda: context.contextualise(drafts, game="G", booklet=booklet.name, slug=booklet.slug, llm=None, cache_dir=Path(var_dir_of()), concurrency=1))
-    texts = [embed.embedding_text(d) for d in drafts]
+    texts = [passage_text(d.text, d.context) for d in drafts]
     sparse = timed("sparse", lambda: [document_vector(t) for t in texts])
     embedder = components.embedder()
     picked = random.Random(0).sample(texts, min(sample, len(texts)))

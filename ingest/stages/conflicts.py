@@ -2,7 +2,7 @@
 
 Each extension chunk is searched (dense + BM25, fused by reciprocal rank) in a throw-away
 in-memory index built from the base booklet's rows: the worker never opens the local
-Qdrant folder (DESIGN.md, decision 2). Hits whose cosine similarity reaches
+Qdrant folder (docs/architecture.md, decision 2). Hits whose cosine similarity reaches
 CONFLICT_SIMILARITY_THRESHOLD are candidates, kept in the hybrid search's order (an explicit
 "replaces rule 8.4" lifts base rule 8.4 through BM25, where cosine alone prefers summary
 pages); an LLM, when there is one, classifies them in that order as replaces | modifies |

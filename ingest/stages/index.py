@@ -3,7 +3,7 @@
 New rows are written first; then, in one transaction, the booklet's previous rows are
 deleted and the collection is marked changed, so the game always has an index. The
 worker never opens a local Qdrant folder: the web process syncs from the rows
-(DESIGN.md, decisions 1 and 2); with a Qdrant server the worker syncs right away.
+(docs/architecture.md, decisions 1 and 2); with a Qdrant server the worker syncs right away.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The deckbuilding prompt (spec, « Prompt Opus spécialisé » and « userPrompt assemblage »):
+"""The deckbuilding prompt (docs/architecture.md, « Prompt Opus spécialisé » and « userPrompt assemblage »):
 the system rules, then the user prompt's blocks in this exact order:
 SPEC DU DECK, CARTES OBLIGATOIRES (ANCHORS), CARTES CITÉES PAR LE JOUEUR (ce tour),
 CARTES ÉVOQUÉES DANS LA CONVERSATION, DECKLISTS DE TOURNOI, POOL DE CARTES ÉLIGIBLES,

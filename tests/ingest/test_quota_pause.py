@@ -1,5 +1,5 @@
 """An LLM quota hit during contextual sentences pauses the job; the resumption after the
-reset finishes it without asking any chunk twice (DESIGN.md, decision 4)."""
+reset finishes it without asking any chunk twice (docs/architecture.md, decision 4)."""
 
 import threading
 import time

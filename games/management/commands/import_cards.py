@@ -28,7 +28,7 @@ def find_game(slug_or_id: str) -> Game:
 
 def index_now(command: BaseCommand, game: Game) -> None:
     """Local Qdrant: only one process may open the folder; if the web process holds it, it
-    indexes the rows itself at its next sync (DESIGN.md, decision 2)."""
+    indexes the rows itself at its next sync (docs/architecture.md, decision 2)."""
     try:
         reports = sync_card_collections(components.vector_store(), game)
     except VectorStoreError as exc:
