@@ -16,11 +16,6 @@ class Check:
     detail: str = ""
     backend: str = ""
 
-    @property
-    def is_down(self) -> bool:
-        return self.status == "down"
-
-
 def _timed(fn) -> Check:
     start = time.perf_counter()
     try:

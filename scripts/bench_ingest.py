@@ -79,7 +79,7 @@ def tesseract_alone(job) -> float | None:
     import pytesseract
     from django.conf import settings
 
-    from ingest.stages.ocr import page_image_path
+    from rag.page_images import page_image_path
 
     pages = job.stats["ocr"].get("pages_ocr", 0)
     if not pages:

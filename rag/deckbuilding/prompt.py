@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from rag.cards import FRESH_BLOCK_TITLE, STICKY_BLOCK_TITLE, render_decklist, render_full_card, render_short_card
+from rag.limits import MAX_HISTORY_TURNS
 
 from .spec import ROLES, DeckSpec
 
@@ -67,7 +68,7 @@ def build_deck_prompt(
         "CARTES CANDIDATES\n"
         + ("\n".join(c.get("text", "") for c in candidate_chunks if c.get("tag") in ("[CARD]", "[META]")) or "(aucune)"),
     ]
-    turns = [f"{t.get('role', 'user')}: {t.get('content', t.get('text', ''))}" for t in history][-5:]
+    turns = [f"{t.get('role', 'user')}: {t.get('content', t.get('text', ''))}" for t in history][-MAX_HISTORY_TURNS:]
     if turns:
         blocks.append("HISTORIQUE\n" + "\n".join(turns))
     blocks.append(f"QUESTION\n{question}")
