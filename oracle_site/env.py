@@ -25,23 +25,21 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 def env_int(name: str, default: int) -> int:
-    value = os.getenv(name)
-    if value is None or value == "":
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
+    return _env_number(name, default, int, "an integer")
 
 
 def env_float(name: str, default: float) -> float:
+    return _env_number(name, default, float, "a number")
+
+
+def _env_number(name: str, default, parse, what: str):
     value = os.getenv(name)
     if value is None or value == "":
         return default
     try:
-        return float(value)
+        return parse(value)
     except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a number, got {value!r}") from None
+        raise ImproperlyConfigured(f"{name} must be {what}, got {value!r}") from None
 
 
 def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
