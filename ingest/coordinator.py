@@ -2,7 +2,7 @@
 any failure turned into a job state with a message a person can act on.
 
 Only the job's own rows and files are touched: a broken PDF fails its job, nothing else.
-A quota error from an LLM stage pauses the job (ingest.scheduling), it never fails it.
+A quota error from an LLM stage pauses the job (ingest.job_schedule), it never fails it.
 """
 
 from __future__ import annotations
