@@ -59,7 +59,7 @@ def evaluate(questions: list[dict], modes: dict, reranker=None, log=print) -> tu
     from games.indexing import sync_if_changed
     from games.models import Game
     from oracle_site import components
-    from questions.services import booklets_of
+    from questions.booklets import booklets_of
     from rag.retrieve import retrieve
 
     store, embedder = components.vector_store(), components.embedder()
@@ -114,7 +114,7 @@ def main(argv=None) -> int:
 
     from eval.booklets import SETS
     from eval.ingest import ingest_games
-    from questions.services import reranker
+    from questions.ask_flow.steps.retrieve import reranker
 
     names = ["corpus", "demo"] if args.set == "all" else [args.set]
     questions = []

@@ -12,12 +12,13 @@ from pydantic import field_validator
 
 from games.models import Extension, Game
 from oracle_site.ratelimit import ask_throttles
+from runtime import executors
 
 from . import lookups
 from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
 from .models import Question
-from .pools import in_setup_pool
-from .services import new_question, start_answering
+from .ask_flow.background import start_answering
+from .ask_flow.intake import new_question
 from .sse import AnswerStream
 
 router = Router(tags=["questions"])
@@ -117,9 +118,9 @@ async def ask_stream(request, payload: AskIn):
 
     Nothing here waits for other streams: a game asked about in the last ASK_LOOKUP_CACHE_S
     needs no lookup (questions/lookups.py), other lookups run in the ask setup pool
-    (questions/pools.py), not on Django's thread-sensitive thread. The Question row is saved
+    (runtime/executors.py), not on Django's thread-sensitive thread. The Question row is saved
     in the save pool while `meta` is sent; the answer then waits for the answer pool."""
-    limited, wait = await in_setup_pool(over_limit)(request)
+    limited, wait = await executors.setup_async(over_limit)(request)
     if limited:
         return too_many_requests(request, wait)
     game = lookups.games.get(payload.gameId)
@@ -129,7 +130,7 @@ async def ask_stream(request, payload: AskIn):
         return invalid("gameId", "jeu inconnu")
     extensions = []
     if payload.extensions:
-        extensions = await in_setup_pool(find_extensions)(game, set(payload.extensions))
+        extensions = await executors.setup_async(find_extensions)(game, set(payload.extensions))
         if extensions is None:
             return invalid("extensions", "livret inconnu ou d'un autre jeu")
     checked = _unsaved(request, payload, game, extensions)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -37,9 +37,6 @@ _NAMED_RULE_RE = re.compile(
     r"\b(?:r[eè]gles?|rules?|sections?|articles?|§)\s*(?:n[°o]\.?\s*)?(\d+(?:\.\d+)*[a-z]?)\b", re.IGNORECASE
 )
 
-_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="retrieve")
-
-
 @dataclass(frozen=True)
 class BookletRef:
     """What retrieval and answering need to know about one booklet (no ORM)."""
@@ -50,6 +47,7 @@ class BookletRef:
     kind: str = "base"  # base | extension | advanced_rules | faq
     images_dir: Path | None = None
     language: str = ""  # as the admin gave it: « fr », "en"…; empty when unknown
+    id: str = ""  # the booklet's id in links (the game's for the base booklet); empty when none
 
     @property
     def is_extension(self) -> bool:
@@ -162,10 +160,12 @@ def retrieve(
     reranker=None,
     top_k: int = 8,
     modes: tuple[str, ...] = ("dense", "bm25"),
+    executor: Executor | None = None,
 ) -> Retrieval:
     """The best `top_k` chunks of `booklets` for `question`, best first.
 
     `modes` restricts the searches (the benchmark compares bm25 only, dense only, hybrid).
+    The searches run concurrently in `executor`; without one, one after another.
     """
     timer = _Timer()
     start = time.perf_counter()
@@ -176,7 +176,8 @@ def retrieve(
     if "dense" in modes:
         dense_vectors = {name: embedder.embed_query(text) for name, text in queries.items()}
     start = timer.mark("embed", start)
-    lists, dense_scores, rule_hits = _search_all(store, booklets, queries, dense_vectors, modes, question)
+    submit = executor.submit if executor is not None else _run_now
+    lists, dense_scores, rule_hits = _search_all(store, booklets, queries, dense_vectors, modes, question, submit)
     start = timer.mark("search", start)
     fused = rrf_v2(lists)
     numbers = rule_numbers_in(question)
@@ -199,27 +200,33 @@ def retrieve(
     )
 
 
-def _search_all(store, booklets, queries, dense_vectors, modes, question):
+def _run_now(fn, *args) -> Future:
+    future: Future = Future()
+    future.set_result(fn(*args))
+    return future
+
+
+def _search_all(store, booklets, queries, dense_vectors, modes, question, submit):
     """Every search of the question, concurrently; returns the ranked lists to fuse."""
     jobs = {}
     translated = {name: _translations(text, booklets) for name, text in queries.items()} if "bm25" in modes else {}
     for booklet in booklets:
         for name, text in queries.items():
             if "dense" in modes:
-                jobs[("dense", name, booklet.collection)] = _pool.submit(
+                jobs[("dense", name, booklet.collection)] = submit(
                     store.search_dense, booklet.collection, dense_vectors[name], LIST_LIMIT
                 )
             if "bm25" in modes:
                 other = translated[name].get(booklet.collection)
                 vector = other.vector if other else query_vector(text)
-                jobs[("bm25", name, booklet.collection)] = _pool.submit(
+                jobs[("bm25", name, booklet.collection)] = submit(
                     store.search_sparse, booklet.collection, vector, LIST_LIMIT
                 )
     numbers = rule_numbers_in(question)
     rule_jobs = []
     if numbers:
         rule_query = query_vector(" ".join(numbers))
-        rule_jobs = [_pool.submit(store.search_sparse, b.collection, rule_query, 10) for b in booklets]
+        rule_jobs = [submit(store.search_sparse, b.collection, rule_query, 10) for b in booklets]
     results = {key: future.result() for key, future in jobs.items()}
     lists = []
     for kind in ("dense", "bm25"):

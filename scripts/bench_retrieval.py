@@ -116,7 +116,7 @@ def bench_real(var_dir: str, rounds: int) -> None:
     from games.indexing import sync_if_changed
     from games.models import Chunk, Game
     from oracle_site import components
-    from questions.services import booklets_of
+    from questions.booklets import booklets_of
 
     store, embedder = components.vector_store(), components.embedder()
     sync_if_changed(store)

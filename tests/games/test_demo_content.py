@@ -222,7 +222,7 @@ def test_load_demo_ingests_each_booklet_once_and_the_scanned_faq_answers_by_sear
     from games.indexing import sync_if_changed
     from ingest.models import IngestJob
     from oracle_site import components
-    from questions.services import booklets_of
+    from questions.booklets import booklets_of
     from rag.retrieve import retrieve
 
     call_command("load_demo")  # Q_SYNC under pytest: each ingestion runs inline

@@ -11,7 +11,8 @@ from games.indexing import sync_if_changed
 from ingest import services
 from oracle_site import components
 from questions.models import Question
-from questions.services import answer_question, create_question
+from questions.ask_flow.flow import answer_question
+from questions.ask_flow.intake import create_question
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
 from tests.support.daphne import free_port
 
