@@ -169,35 +169,32 @@ def retrieve(
     """
     timer = _Timer()
     start = time.perf_counter()
-    queries = {"question": question}
-    if hyde_passage:
-        queries["hyde"] = hyde_passage
-    dense_vectors = {}
-    if "dense" in modes:
-        dense_vectors = {name: embedder.embed_query(text) for name, text in queries.items()}
+    queries = {"question": question, **({"hyde": hyde_passage} if hyde_passage else {})}
+    dense_vectors = {name: embedder.embed_query(text) for name, text in queries.items()} if "dense" in modes else {}
     start = timer.mark("embed", start)
     submit = executor.submit if executor is not None else _run_now
     lists, dense_scores, rule_hits = _search_all(store, booklets, queries, dense_vectors, modes, question, submit)
     start = timer.mark("search", start)
-    fused = rrf_v2(lists)
     numbers = rule_numbers_in(question)
-    fused = _rule_numbers_first(fused, rule_hits, numbers)
-    if intent in FORUM_FREE_INTENTS:
-        fused = [f for f in fused if not f.hit.payload.get("is_forum_chunk")]
+    fused = _fuse(lists, rule_hits, numbers, intent)
     by_collection = {b.collection: b for b in booklets}
     chunks = [_to_chunk(f, by_collection, dense_scores, numbers) for f in fused]
     start = timer.mark("fusion", start)
-    reranked = False
-    if reranker is not None and chunks:
-        chunks, reranked = _rerank(question, chunks, reranker), True
+    reranked = reranker is not None and bool(chunks)
+    if reranked:
+        chunks = _rerank(question, chunks, reranker)
         timer.mark("rerank", start)
     return Retrieval(
-        chunks=chunks[:top_k],
-        timings_ms=timer.timings,
-        rule_numbers=numbers,
-        candidates=len(fused),
-        reranked=reranked,
+        chunks=chunks[:top_k], timings_ms=timer.timings, rule_numbers=numbers, candidates=len(fused), reranked=reranked
     )
+
+
+def _fuse(lists: list[RankedList], rule_hits: list[Hit], numbers: list[str], intent: str) -> list[Fused]:
+    """RRF v2 of the ranked lists, rules the question names first, no forum when unwanted."""
+    fused = _rule_numbers_first(rrf_v2(lists), rule_hits, numbers)
+    if intent in FORUM_FREE_INTENTS:
+        fused = [f for f in fused if not f.hit.payload.get("is_forum_chunk")]
+    return fused
 
 
 def _run_now(fn, *args) -> Future:
@@ -208,8 +205,8 @@ def _run_now(fn, *args) -> Future:
 
 def _search_all(store, booklets, queries, dense_vectors, modes, question, submit):
     """Every search of the question, concurrently; returns the ranked lists to fuse."""
-    jobs = {}
     translated = {name: _translations(text, booklets) for name, text in queries.items()} if "bm25" in modes else {}
+    jobs = {}
     for booklet in booklets:
         for name, text in queries.items():
             if "dense" in modes:
@@ -228,6 +225,16 @@ def _search_all(store, booklets, queries, dense_vectors, modes, question, submit
         rule_query = query_vector(" ".join(numbers))
         rule_jobs = [submit(store.search_sparse, b.collection, rule_query, 10) for b in booklets]
     results = {key: future.result() for key, future in jobs.items()}
+    dense_scores = {
+        hit.id: hit.score for (kind, name, _), hits in results.items() if kind == "dense" and name == "question"
+        for hit in hits
+    }  # fmt: skip
+    rule_hits = [hit for job in rule_jobs for hit in job.result()]
+    return _ranked_lists(results, queries, translated), dense_scores, rule_hits
+
+
+def _ranked_lists(results: dict, queries: dict, translated: dict) -> list[RankedList]:
+    """One list per kind of search and query, merged across the booklets by score."""
     lists = []
     for kind in ("dense", "bm25"):
         for name in queries:
@@ -239,14 +246,7 @@ def _search_all(store, booklets, queries, dense_vectors, modes, question, submit
             if kind == "bm25":
                 merged = keep_lexical_matches(queries[name], merged, translated[name])
             lists.append(RankedList(f"{kind}:{name}", weight, merged))
-    dense_scores = {
-        hit.id: hit.score
-        for (kind, name, _), hits in results.items()
-        if kind == "dense" and name == "question"
-        for hit in hits
-    }
-    rule_hits = [hit for job in rule_jobs for hit in job.result()]
-    return lists, dense_scores, rule_hits
+    return lists
 
 
 def _translations(text: str, booklets: list[BookletRef]) -> dict[str, TranslatedQuery]:
