@@ -15,10 +15,11 @@ from oracle_site.ratelimit import ask_throttles
 from runtime import executors
 
 from . import lookups
-from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
-from .models import Question
+from .access import visible_question
 from .ask_flow.background import start_answering
 from .ask_flow.intake import new_question
+from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
+from .limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
 from .sse import AnswerStream
 
 router = Router(tags=["questions"])
@@ -31,9 +32,9 @@ class HistoryTurn(Schema):
 
 class AskIn(Schema):
     gameId: UUID
-    question: str = Field(..., min_length=1, max_length=500)
+    question: str = Field(..., min_length=1, max_length=MAX_QUESTION_CHARS)
     extensions: list[UUID] = Field(default_factory=list)
-    history: list[HistoryTurn] = Field(default_factory=list, max_length=5)
+    history: list[HistoryTurn] = Field(default_factory=list, max_length=MAX_HISTORY_TURNS)
     cardMentions: list[str] = Field(default_factory=list, max_length=50)
     stickyCardMentions: list[str] = Field(default_factory=list, max_length=80)
 
@@ -151,7 +152,7 @@ async def ask_stream(request, payload: AskIn):
 )
 def get_answer(request, question_id: UUID):
     """200 with the answer once done (or failed, with `error`), 202 while pending, 404 unknown."""
-    question = _visible_question(request, question_id)
+    question = visible_question(asking_user(request), question_id)
     if not question.is_answered:
         return Status(202, {"questionId": str(question.pk), "status": question.status})
     return Status(200, {
@@ -164,16 +165,3 @@ def get_answer(request, question_id: UUID):
         "error": question.error,
         "answeredAt": question.answered_at.isoformat() if question.answered_at else None,
     })
-
-
-def _visible_question(request, question_id: UUID) -> Question:
-    """A signed-in user sees their own questions (staff: all); anonymous ones are public by id."""
-    from django.http import Http404
-
-    question = Question.objects.filter(pk=question_id).first()
-    user = asking_user(request)
-    if question is None:
-        raise Http404
-    if question.user_id and not (user and (user.pk == question.user_id or user.is_staff)):
-        raise Http404
-    return question
