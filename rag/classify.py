@@ -2,7 +2,7 @@
 
 With an LLM, a short classification call (a timeout means `rules`: answering a rules
 question is the safe default). Without one, keyword rules in French and English.
-When several kinds match, deckbuilding > meta > synergy > rules (spec).
+When several kinds match, deckbuilding > meta > synergy > rules (docs/architecture.md).
 """
 
 from __future__ import annotations

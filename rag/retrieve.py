@@ -1,4 +1,4 @@
-"""Retrieval for one question (spec, « RETRIEVAL », steps 0–2), plain Python.
+"""Retrieval for one question (docs/architecture.md, « question → answer »), plain Python.
 
 Step 0 embeds the question (and the HyDE passage when there is one). Step 1 runs a dense
 and a BM25 search per booklet collection, concurrently, merges each kind of search across
