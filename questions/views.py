@@ -93,9 +93,11 @@ def answer_fragment(request, slug: str, question_id):
     question = visible_question(user, question_id, game__slug=slug)
     if not question.is_answered:
         return HttpResponse(status=202)  # still being answered: ask again later
+    # bestScore rates rulebook passages; a decklist is judged by its verdict (diagnostics.deck)
+    score = None if "deck" in question.diagnostics else question.best_score
     context = {
         "answer_html": render_answer(question.answer, booklets_of(question.game, question.game.extensions.all())),
-        "confidence": confidence_of(question.best_score),
+        "confidence": confidence_of(score),
         "error": question.error,
     }
     return render(request, "questions/_answer.html", context)

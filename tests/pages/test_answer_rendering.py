@@ -121,6 +121,14 @@ def test_no_confidence_indicator_without_a_score(client, bob, game):
     assert "confidence" not in render(client, game, "Réponse.")
 
 
+def test_no_confidence_indicator_on_a_decklist_it_has_its_verdict(client, bob, game):
+    deck = QuestionFactory(game=game, user=bob)
+    deck.mark_done(answer="4× [[card:Shock]]", intent="deckbuilding", best_score=0.9, diagnostics={"deck": {}})
+    client.force_login(bob)
+    html = client.get(fragment_url(deck)).content.decode()
+    assert 'data-card="Shock"' in html and "confidence" not in html
+
+
 # --- who sees an answer ---------------------------------------------------------------------
 
 
