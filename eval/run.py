@@ -61,6 +61,7 @@ def evaluate(questions: list[dict], modes: dict, reranker=None, log=print) -> tu
     from oracle_site import components
     from questions.booklets import booklets_of
     from rag.retrieve import retrieve
+    from runtime import executors
 
     store, embedder = components.vector_store(), components.embedder()
     sync_if_changed(store)
@@ -81,6 +82,7 @@ def evaluate(questions: list[dict], modes: dict, reranker=None, log=print) -> tu
             found = retrieve(
                 question["question"], store=store, embedder=embedder, booklets=booklets[question["game"]],
                 modes=searches, top_k=DEPTH, reranker=reranker if name == "hybrid+rerank" else None,
+                executor=executors.retrieve_fanout(),
             )
             rank = rank_of_gold(found.chunks, question["gold"])
             ranks[(group_of(question), name)].append(rank)
