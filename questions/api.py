@@ -55,6 +55,7 @@ class AnswerOut(Schema):
     bestScore: float | None
     error: str
     answeredAt: str | None
+    stickyCardMentions: list[str]  # the cards to send back with the next question
 
 
 class PendingOut(Schema):
@@ -164,4 +165,5 @@ def get_answer(request, question_id: UUID):
         "bestScore": question.best_score,
         "error": question.error,
         "answeredAt": question.answered_at.isoformat() if question.answered_at else None,
+        "stickyCardMentions": question.sticky_cards_after(),
     })

@@ -7,6 +7,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from rag.cards import deck_in_discussion, update_sticky
+
 
 class QuestionQuerySet(models.QuerySet):
     def mark_failed(self, message: str, now=None) -> int:
@@ -58,6 +60,13 @@ class Question(models.Model):
 
     def __str__(self) -> str:
         return self.text[:80]
+
+    def sticky_cards_after(self) -> list[str]:
+        """The cards the conversation keeps after this turn (the chat sends them back next turn):
+        the earlier ones, then this turn's @-mentions, FIFO of 20 (80 while a deck is discussed).
+        A deckbuilding answer adds its deck's cards (its `done` event says so)."""
+        discussed = deck_in_discussion(self.text, self.history)
+        return update_sticky(self.sticky_card_mentions, self.card_mentions, deck_discussed=discussed)
 
     def mark_done(self, *, answer: str, intent: str, best_score: float | None, diagnostics: dict) -> None:
         """Store the answer and mark the question answered."""

@@ -207,6 +207,7 @@ async function recoverByPolling(turn, question, questionId) {
     if (response.status === 200) {
       const body = await response.json();
       if (body.status === "error") return showError(turn, body.error || S.offlineFailed);
+      if (Array.isArray(body.stickyCardMentions)) sticky = body.stickyCardMentions;
       return finish(turn, question, body.answer ?? "", questionId);
     }
     // The server sends `meta` before saving the question: a 404 right away may only be early.

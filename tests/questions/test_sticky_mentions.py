@@ -10,7 +10,6 @@ from asgiref.sync import async_to_sync
 from django.test import AsyncClient
 
 from oracle_site import components
-from questions.ask_flow.steps.resolve import sticky_after
 from questions.models import Question
 from rag.cards import FRESH_BLOCK_TITLE, STICKY_BLOCK_TITLE
 from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
@@ -82,8 +81,19 @@ def test_a_card_mentioned_in_turn_one_is_still_evoked_in_turns_two_and_three(dom
 def test_sticky_cards_are_a_fifo_of_twenty_and_eighty_while_a_deck_is_discussed(dominaria):
     earlier = [f"Carte {n}" for n in range(85)]
     rules = Question(game=dominaria, text="Et celle-ci ?", card_mentions=["Nouvelle"], sticky_card_mentions=earlier)
-    assert sticky_after(rules) == [*earlier[-19:], "Nouvelle"]
+    assert rules.sticky_cards_after() == [*earlier[-19:], "Nouvelle"]
     deck = Question(game=dominaria, text="Et pour mon deck ?", card_mentions=["Nouvelle"], sticky_card_mentions=earlier)
-    assert sticky_after(deck) == [*earlier[-79:], "Nouvelle"]
+    assert deck.sticky_cards_after() == [*earlier[-79:], "Nouvelle"]
     again = Question(game=dominaria, text="Et celle-ci ?", card_mentions=["Carte 82"], sticky_card_mentions=earlier[-3:])
-    assert sticky_after(again) == ["Carte 83", "Carte 84", "Carte 82"]  # mentioned again: moves to the end
+    assert again.sticky_cards_after() == ["Carte 83", "Carte 84", "Carte 82"]  # mentioned again: moves to the end
+
+
+def test_a_client_that_lost_the_stream_gets_the_sticky_cards_by_polling(client, bob, dominaria):
+    """The chat falls back to polling when the stream breaks: the poll says which cards to keep."""
+    question = Question.objects.create(
+        game=dominaria, user=bob, text="Et @Academy Drake ?", card_mentions=["Academy Drake"],
+        sticky_card_mentions=["Llanowar Elves"],
+    )  # fmt: skip
+    question.mark_done(answer="Oui.", intent="rules", best_score=0.9, diagnostics={})
+    client.force_login(bob)
+    assert client.get(f"/api/ask/{question.pk}").json()["stickyCardMentions"] == ["Llanowar Elves", "Academy Drake"]

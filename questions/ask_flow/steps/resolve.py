@@ -6,7 +6,7 @@ from __future__ import annotations
 from games.card_lookup import resolve_mentions
 from games.models import Extension
 from oracle_site import components
-from rag.cards import capped_sticky, deck_in_discussion, update_sticky
+from rag.cards import capped_sticky
 
 from ...booklets import booklets_of
 from ..context import AskContext
@@ -19,12 +19,6 @@ def resolve(ctx: AskContext) -> None:
     ctx.fresh_cards = resolve_mentions(ctx.game, question.card_mentions)
     shown_sticky = capped_sticky(question.sticky_card_mentions, question.text, question.history)
     ctx.sticky_cards = resolve_mentions(ctx.game, shown_sticky)
-    ctx.sticky_after = sticky_after(question)
+    ctx.sticky_after = question.sticky_cards_after()
     ctx.llm = components.llm_backend()
 
-
-def sticky_after(question) -> list[str]:
-    """The cards the conversation keeps after this turn (the chat sends them back next turn):
-    the earlier ones, then this turn's @-mentions, FIFO of 20 (80 while a deck is discussed)."""
-    discussed = deck_in_discussion(question.text, question.history)
-    return update_sticky(question.sticky_card_mentions, question.card_mentions, deck_discussed=discussed)
