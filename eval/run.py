@@ -58,9 +58,10 @@ def summarise(ranks: list[int | None]) -> dict:
 def evaluate(questions: list[dict], modes: dict, reranker=None, log=print) -> tuple[dict, list[dict]]:
     from games.indexing import sync_if_changed
     from games.models import Game
-    from questions.services import booklets_of
-    from rag.retrieve import retrieve
     from runtime import components
+    from questions.booklets import booklets_of
+    from rag.retrieve import retrieve
+    from runtime import executors
 
     store, embedder = components.vector_store(), components.embedder()
     sync_if_changed(store)
@@ -81,6 +82,7 @@ def evaluate(questions: list[dict], modes: dict, reranker=None, log=print) -> tu
             found = retrieve(
                 question["question"], store=store, embedder=embedder, booklets=booklets[question["game"]],
                 modes=searches, top_k=DEPTH, reranker=reranker if name == "hybrid+rerank" else None,
+                executor=executors.retrieve_fanout(),
             )
             rank = rank_of_gold(found.chunks, question["gold"])
             ranks[(group_of(question), name)].append(rank)
@@ -114,7 +116,7 @@ def main(argv=None) -> int:
 
     from eval.booklets import SETS
     from eval.ingest import ingest_games
-    from questions.services import reranker
+    from questions.ask_flow.steps.retrieve import reranker
 
     names = ["corpus", "demo"] if args.set == "all" else [args.set]
     questions = []

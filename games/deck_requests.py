@@ -4,6 +4,8 @@ with its validation verdict and exports for the `done` event."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.conf import settings
 
 from rag.cards import fold_name, update_sticky
@@ -16,15 +18,10 @@ from .indexing import sync_if_changed
 from .models import Card, Game
 
 
-class DeckAnswer(str):
-    """The answer text (what is persisted), carrying the extra fields of the `done` event."""
-
-    done_extra: dict
-
-    def __new__(cls, text: str, done_extra: dict):
-        answer = super().__new__(cls, text)
-        answer.done_extra = done_extra
-        return answer
+@dataclass(frozen=True)
+class DeckAnswer:
+    text: str  # what is persisted
+    done_extra: dict  # the extra fields of the `done` event: verdict, exports, sticky cards
 
 
 def hero_names(game: Game) -> list[str]:

@@ -5,7 +5,8 @@ import pytest
 
 from games import bgg_sync
 from games.index_state import mark_changed
-from questions.services import answer_question, create_question
+from questions.ask_flow.flow import answer_question
+from questions.ask_flow.intake import create_question
 from rag import sparse
 from runtime import components
 from tests.factories import ChunkFactory, GameFactory

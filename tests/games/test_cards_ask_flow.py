@@ -4,7 +4,8 @@ color and format filters; a meta question brings the tournament decklists of its
 
 import pytest
 
-from questions.services import answer_question, create_question
+from questions.ask_flow.flow import answer_question
+from questions.ask_flow.intake import create_question
 from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
 
 pytestmark = pytest.mark.django_db

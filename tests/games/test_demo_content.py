@@ -221,7 +221,8 @@ def test_facts_of_the_faq_are_in_no_text_layer():
 def test_load_demo_ingests_each_booklet_once_and_the_scanned_faq_answers_by_search():
     from games.indexing import sync_if_changed
     from ingest.models import IngestJob
-    from questions.services import booklets_of
+    from runtime import components
+    from questions.booklets import booklets_of
     from rag.retrieve import retrieve
     from runtime import components
 

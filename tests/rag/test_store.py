@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from questions.models import Question
-from questions.services import answer_question, create_question
+from questions.ask_flow.flow import answer_question
+from questions.ask_flow.intake import create_question
 from rag.deckbuilding.pool import _structural_filter, eligible_pool, fetch_inspiration_decklists
 from rag.deckbuilding.spec import DeckSpec
 from rag.retrieve import retrieve
