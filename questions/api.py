@@ -11,15 +11,15 @@ from ninja.responses import Status
 from pydantic import field_validator
 
 from games.models import Extension, Game
-from oracle_site.ratelimit import ask_throttles
 from runtime import executors
+from runtime.ratelimit import ask_throttles
 
 from . import lookups
 from .access import visible_question
 from .ask_flow.background import start_answering
 from .ask_flow.intake import new_question
 from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
-from .limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
+from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
 from .sse import AnswerStream
 
 router = Router(tags=["questions"])
@@ -84,17 +84,15 @@ def find_extensions(game: Game, wanted: set) -> list | None:
 
 
 def over_limit(request) -> tuple[bool, float | None]:
-    """The ask rate limits (oracle_site/ratelimit.py): whether one is exceeded, and the seconds
+    """The ask rate limits (runtime/ratelimit.py): whether one is exceeded, and the seconds
     to wait when known. Fresh throttle objects: they keep per-request state."""
     waits = [throttle.wait() for throttle in ask_throttles() if not throttle.allow_request(request)]
     return bool(waits), max((wait for wait in waits if wait is not None), default=None)
 
 
 def too_many_requests(request, wait) -> JsonResponse:
-    """The 429 ninja answers for its own throttles, with Retry-After."""
-    from oracle_site.api import api
-
-    response = api.on_exception(request, Throttled(wait=wait))
+    """The 429 ninja answers for its own throttles (same body), with Retry-After."""
+    response = JsonResponse({"detail": str(Throttled(wait=wait))}, status=429)
     if wait is not None:
         response["Retry-After"] = str(math.ceil(wait))
     return response

@@ -14,7 +14,7 @@ from games.models import Game
 from .access import visible_question
 from .booklets import booklets_of
 from .confidence import confidence_of
-from .limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
+from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
 from .rendering import render_answer
 
 ANY_QUESTION = UUID(int=0)

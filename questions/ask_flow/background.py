@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from concurrent.futures import Future
 
-from oracle_site.recovery import answering, forget, vouch
+from questions.recovery import answering, forget, vouch
 from runtime import executors
 
 from ..models import Question

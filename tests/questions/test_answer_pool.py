@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from oracle_site import recovery
+from questions import recovery
 from questions.ask_flow import background
 from questions.models import Question
 from questions.ask_flow.background import start_answering

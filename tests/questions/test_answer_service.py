@@ -5,7 +5,7 @@ from datetime import datetime, timezone
 
 import pytest
 
-from oracle_site import components
+from runtime import components
 from questions.models import Question
 from questions.ask_flow.flow import answer_question
 from questions.ask_flow.intake import create_question

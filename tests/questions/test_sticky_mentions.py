@@ -9,7 +9,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.test import AsyncClient
 
-from oracle_site import components
+from runtime import components
 from questions.models import Question
 from rag.cards import FRESH_BLOCK_TITLE, STICKY_BLOCK_TITLE
 from tests.card_fixtures import card_embedder, dominaria  # noqa: F401

@@ -1,9 +1,9 @@
 """Answer with a decklist: a card game asked for a deck gets one built from its catalog
-(games.deckbuilding), with its validation verdict and exports for the `done` event."""
+(games.deck_requests), with its validation verdict and exports for the `done` event."""
 
 from __future__ import annotations
 
-from games.deckbuilding import ask_deckbuilding
+from games.deck_requests import ask_deckbuilding
 
 from ..context import AskContext
 

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.card_lookup import cards_named_in
-from oracle_site import components
+from runtime import components
 from rag import prompts
 from rag.answer import best_page_image, build_user_prompt, extractive_answer
 from rag.cards import mention_blocks, wrap_card_names

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from games.card_lookup import resolve_mentions
 from games.models import Extension
-from oracle_site import components
+from runtime import components
 from rag.cards import capped_sticky
 
 from ...booklets import booklets_of

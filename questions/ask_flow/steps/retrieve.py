@@ -9,7 +9,7 @@ import threading
 from django.conf import settings
 
 from games.indexing import sync_if_changed
-from oracle_site import components
+from runtime import components
 from rag.rerank import RerankError, TeiReranker
 from rag.retrieve import retrieve
 from runtime import executors

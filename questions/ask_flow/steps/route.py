@@ -8,7 +8,7 @@ from django.conf import settings
 from games.card_indexing import card_collection, meta_collection
 from games.card_search import card_game_hits
 from games.indexing import sync_if_changed
-from oracle_site import components
+from runtime import components
 from rag.retrieve import FORUM_FREE_INTENTS, BookletRef, RetrievedChunk
 
 from ..context import AskContext
