@@ -4,6 +4,7 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="oracle-home"),
+    path("jeux/<slug:slug>/changements/", views.game_changes, name="oracle-game-changes"),
     path("booklets/<uuid:booklet_id>/pdf", views.booklet_pdf, name="oracle-booklet-pdf"),
     path("booklets/<uuid:booklet_id>/view", views.booklet_viewer, name="oracle-booklet-viewer"),
 ]

@@ -9,6 +9,7 @@ from django.http import FileResponse, Http404
 from django.shortcuts import render
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
+from .changes import changes_of
 from .models import Extension, Game
 
 
@@ -74,3 +75,13 @@ def booklet_viewer(request, booklet_id: uuid.UUID):
     owner = booklet_owner(booklet_id)
     name = owner.name if isinstance(owner, Extension) else (owner.booklet_name or owner.name)
     return render(request, "games/viewer.html", {"booklet_id": booklet_id, "booklet_name": name})
+
+
+def game_changes(request, slug: str):
+    """What each expansion and FAQ of the game changes in its base rules (linked from the chat)."""
+    if not may_read(request):
+        return redirect_to_login(request.get_full_path())
+    game = Game.objects.filter(slug=slug).first()
+    if game is None:
+        raise Http404("unknown game")
+    return render(request, "games/changes.html", {"game": game, "booklets": changes_of(game)})

@@ -33,7 +33,8 @@ class HistoryTurn(Schema):
 class AskIn(Schema):
     gameId: UUID
     question: str = Field(..., min_length=1, max_length=MAX_QUESTION_CHARS)
-    extensions: list[UUID] = Field(default_factory=list)
+    # None (the field left out): every booklet of the game; [] : the base booklet alone
+    extensions: list[UUID] | None = None
     history: list[HistoryTurn] = Field(default_factory=list, max_length=MAX_HISTORY_TURNS)
     cardMentions: list[str] = Field(default_factory=list, max_length=50)
     stickyCardMentions: list[str] = Field(default_factory=list, max_length=80)
@@ -77,8 +78,11 @@ def find_game(game_id):
     return game
 
 
-def find_extensions(game: Game, wanted: set) -> list | None:
-    """The game's booklets with these ids, or None when one is unknown or another game's."""
+def find_extensions(game: Game, wanted: set | None) -> list | None:
+    """The game's booklets with these ids, or None when one is unknown or another game's;
+    every booklet of the game when the client named none (`wanted` None)."""
+    if wanted is None:
+        return list(Extension.objects.filter(game=game).order_by("name"))
     extensions = list(Extension.objects.filter(game=game, pk__in=wanted))
     return extensions if len(extensions) == len(wanted) else None
 
@@ -129,8 +133,9 @@ async def ask_stream(request, payload: AskIn):
     if game is None:
         return invalid("gameId", "jeu inconnu")
     extensions = []
-    if payload.extensions:
-        extensions = await executors.setup_async(find_extensions)(game, set(payload.extensions))
+    if payload.extensions is None or payload.extensions:
+        wanted = None if payload.extensions is None else set(payload.extensions)
+        extensions = await executors.setup_async(find_extensions)(game, wanted)
         if extensions is None:
             return invalid("extensions", "livret inconnu ou d'un autre jeu")
     checked = _unsaved(request, payload, game, extensions)

@@ -25,9 +25,14 @@ def may_ask(request) -> bool:
 
 
 def selected_extensions(request, game: Game):
-    """The booklets ticked on the home page (?ext=<id>…), only those of this game."""
+    """The booklets to tick: those of the querystring (?ext=<id>…, only this game's; a bare
+    `?ext=` is the base booklet alone), every booklet of the game without one. The chat then
+    keeps the player's own choice (static/oracle/booklet_choice.js)."""
+    extensions = list(game.extensions.all())
+    if "ext" not in request.GET:
+        return extensions
     wanted = request.GET.getlist("ext")
-    return [ext for ext in game.extensions.all() if str(ext.pk) in wanted]
+    return [ext for ext in extensions if str(ext.pk) in wanted]
 
 
 def chat_strings() -> dict[str, str]:
@@ -61,12 +66,15 @@ def chat(request, slug: str):
     selected = selected_extensions(request, game)
     context = {
         "game": game,
+        "extensions": list(game.extensions.all()),
         "selected": selected,
+        "choice_from_url": "ext" in request.GET,
         "max_chars": MAX_QUESTION_CHARS,
         "max_history": MAX_HISTORY_TURNS,
         "chat_config": {
             "gameId": str(game.pk),
             "extensions": [str(ext.pk) for ext in selected],
+            "choiceFromUrl": "ext" in request.GET,  # a link's choice wins over the saved one
             "askUrl": "/api/ask/stream",
             "pollUrl": "/api/ask/",
             "cardsUrl": f"/api/games/{game.pk}/cards",

@@ -1,30 +1,20 @@
-"""Answer building: the LLM prompt (context blocks, history, page image) and the extractive
-answerer used without an LLM (or when its quota is spent).
-
-Citations read `[Livret, p.N : "citation"]`, N being the page on which the quoted words
-stand: a chunk spanning pages 3–4 carries `page_offsets` ([[page, offset], …]) so a quote
-can be placed on its page, and quotes never straddle a page break.
+"""The LLM prompt of an answer: context blocks (booklet tag, pages, the change an extension
+makes to the base, text with `[p.N]` page marks), BGG metadata, the mentioned cards, the
+single page image, the history and the question. The passages come in the order the
+extractive answer quotes them (rag.extractive.answer_passages): the rule that applies first.
+The extractive answer itself is in rag.extractive; quotes and their pages in rag.quotes.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-import numpy as np
-
-from rag import language, prompts
-from rag.lexicon import lexicon
+from rag import prompts
 from rag.limits import MAX_HISTORY_TURNS
 from rag.page_images import resolve_page_image
 from rag.retrieve import RetrievedChunk
-from rag.sparse import tokenize, translated_query
 
-MAX_QUOTE_CHARS = 320
-MAX_PASSAGES = 4
-RELATED_MARGIN = 0.04  # a passage this close to the best one in cosine is worth quoting too
-OVERRIDING = {"replaces", "modifies"}
 BGG_LABELS = {
     "mechanics": "Mécaniques",
     "categories": "Catégories",
@@ -33,169 +23,6 @@ BGG_LABELS = {
     "playing_time": "Durée (min)",
     "year_published": "Année",
 }
-
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n(?=\s*(?:[-•*–]|\d+[.)]|\d{3}\.\d))")
-
-
-# --- pages and quotes -------------------------------------------------------------------------
-
-
-def page_of_offset(chunk: RetrievedChunk, offset: int) -> int:
-    """The page on which character `offset` of the chunk's text stands."""
-    page = chunk.page_start
-    for start_page, start_offset in sorted(chunk.page_offsets, key=lambda item: item[1]):
-        if start_offset <= offset:
-            page = int(start_page)
-    return page
-
-
-def _page_breaks(chunk: RetrievedChunk) -> list[int]:
-    return sorted(int(offset) for _, offset in chunk.page_offsets if int(offset) > 0)
-
-
-@dataclass(frozen=True)
-class Span:
-    start: int
-    end: int
-    text: str
-
-
-def sentences(chunk: RetrievedChunk) -> list[Span]:
-    """Sentences of the chunk with their offsets, also cut at every page break."""
-    text = chunk.text
-    cuts = {0, len(text)}
-    cuts.update(m.end() for m in _SENTENCE_END.finditer(text))
-    cuts.update(_page_breaks(chunk))
-    bounds = sorted(cuts)
-    spans = []
-    for start, end in zip(bounds, bounds[1:]):
-        piece = text[start:end]
-        stripped = piece.strip()
-        if len(stripped) < 3:
-            continue
-        lead = len(piece) - len(piece.lstrip())
-        spans.append(Span(start + lead, start + lead + len(stripped), stripped))
-    return spans
-
-
-@dataclass(frozen=True)
-class Quote:
-    text: str
-    page: int
-    start: int
-
-
-def clip(text: str, limit: int = MAX_QUOTE_CHARS) -> str:
-    """A verbatim prefix of `text`, cut at a word boundary (no ellipsis inside the quote)."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text.rfind(" ", 0, limit)
-    return text[: cut if cut > limit // 2 else limit].rstrip(" ,;:")
-
-
-def best_quote(question: str, chunk: RetrievedChunk, embedder=None) -> Quote | None:
-    spans = sentences(chunk)
-    if not spans:
-        return None
-    scores = _shared_words(question, chunk, [s.text for s in spans])
-    if max(scores) == 0 and embedder is not None and len(spans) > 1:
-        # Cross-lingual question: no shared words, so compare meanings.
-        candidates = spans[:16]
-        vectors = embedder.embed_passages([s.text for s in candidates])
-        sims = vectors @ np.asarray(embedder.embed_query(question))
-        scores = [float(x) for x in sims] + [0.0] * (len(spans) - len(candidates))
-    best = max(range(len(spans)), key=lambda i: (scores[i], -i))
-    span = spans[best]
-    page = page_of_offset(chunk, span.start)
-    text = span.text
-    following = spans[best + 1] if best + 1 < len(spans) else None
-    if (
-        following is not None
-        and len(text) < 120
-        and page_of_offset(chunk, following.start) == page
-    ):
-        text = chunk.text[span.start : following.end].strip()
-    return Quote(text=clip(text), page=page, start=span.start)
-
-
-def _shared_words(question: str, chunk: RetrievedChunk, texts: list[str]) -> list[int]:
-    """How many of the question's words each text holds; for a booklet in the other language,
-    a word counts through its translations too (as in the BM25 search, rag.retrieve)."""
-    asked_in = language.detect(question)
-    if language.is_other_language(asked_in, chunk.booklet.language):
-        query = translated_query(question, asked_in, language.normalise(chunk.booklet.language), lexicon())
-        return [sum(1 for group in query.groups if group & set(tokenize(text))) for text in texts]
-    wanted = set(tokenize(question))
-    return [len(wanted & set(tokenize(text))) for text in texts]
-
-
-def citation(booklet_name: str, page: int, quote: str) -> str:
-    return f'[{booklet_name}, p.{page} : "{quote}"]'
-
-
-# --- extractive answer ------------------------------------------------------------------------
-
-
-def passages_to_quote(chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:
-    rules = [c for c in chunks if not c.is_forum]
-    if not rules:
-        return chunks[:1]
-    best = max((c.dense_score or 0.0) for c in rules[:3])
-    picked = [c for c in rules[:2]]
-    for chunk in rules[2:]:
-        if chunk.rule_match or (chunk.dense_score or 0.0) >= best - RELATED_MARGIN:
-            picked.append(chunk)
-    overriding = [c for c in rules if c.conflict and c.conflict["type"] in OVERRIDING and c not in picked]
-    return (picked + overriding)[:MAX_PASSAGES]
-
-
-def _ordered_groups(chunks: list[RetrievedChunk]) -> list[list[RetrievedChunk]]:
-    """Chunks grouped by booklet, best group first; an overriding extension before the base."""
-    groups: dict[str, list[RetrievedChunk]] = {}
-    for chunk in chunks:
-        groups.setdefault(chunk.booklet.collection, []).append(chunk)
-    ordered = list(groups.values())
-    overriding = [g for g in ordered if any(c.conflict and c.conflict["type"] in OVERRIDING for c in g)]
-    return overriding + [g for g in ordered if g not in overriding]
-
-
-def extractive_answer(
-    question: str,
-    chunks: list[RetrievedChunk],
-    *,
-    best_score: float,
-    min_score: float,
-    embedder=None,
-) -> str:
-    """The best passages quoted verbatim with their citations, or a plain statement that the
-    booklets do not seem to cover the question (instead of quoting noise)."""
-    if not chunks or best_score < min_score:
-        return prompts.NO_ANSWER
-    chosen = passages_to_quote(chunks)
-    forum = [c for c in chunks[:MAX_PASSAGES] if c.is_forum and c not in chosen][:1]
-    lines = [prompts.EXTRACTIVE_INTRO, ""]
-    for group in _ordered_groups(chosen):
-        lines.append(f"**{group[0].booklet.name}**")
-        for chunk in group:
-            lines.extend(_passage_lines(question, chunk, embedder))
-        lines.append("")
-    if forum:
-        lines.append(prompts.EXTRACTIVE_FORUM_NOTE)
-        lines.extend(_passage_lines(question, forum[0], embedder))
-    return "\n".join(lines).strip() + "\n"
-
-
-def _passage_lines(question: str, chunk: RetrievedChunk, embedder) -> list[str]:
-    quote = best_quote(question, chunk, embedder)
-    if quote is None:
-        return []
-    lines = []
-    if chunk.conflict and chunk.conflict["type"] in OVERRIDING:
-        lines.append("- " + prompts.EXTRACTIVE_OVERRIDE_NOTE.format(page=chunk.conflict.get("base_page") or "?"))
-    where = f" _({chunk.hierarchy_path})_" if chunk.hierarchy_path else ""
-    lines.append(f"- {citation(chunk.booklet.name, quote.page, quote.text)}{where}")
-    return lines
 
 
 # --- LLM prompt -------------------------------------------------------------------------------

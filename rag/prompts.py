@@ -55,9 +55,30 @@ NO_ANSWER = (
     "Je n'ai rien trouvé dans les livrets indexés qui réponde à cette question. "
     "Reformulez-la avec les termes du livret, ou vérifiez que le bon livret (extension, FAQ) est coché."
 )
-EXTRACTIVE_INTRO = "Voici les passages des livrets qui répondent le mieux à votre question :"
-EXTRACTIVE_OVERRIDE_NOTE = "Cette règle de l'extension remplace ou modifie celle du livret de base (p.{page})."
-EXTRACTIVE_FORUM_NOTE = "Avis de joueurs (forum), pas une règle officielle :"
+# The extractive answer's own words, in the question's language (rag.extractive): the
+# player reads them before the quotes, whatever the language of the booklets.
+EXTRACTIVE_TEXTS = {
+    "fr": {
+        "intro": "D'après les livrets :",
+        "changes": "{booklet} modifie cette règle (livret de base, p.{page}) :",
+        "clarifies": "{booklet} précise cette règle (livret de base, p.{page}) :",
+        "support": "Voir aussi :",
+        "forum": "Avis de joueurs (forum), pas une règle officielle :",
+    },
+    "en": {
+        "intro": "According to the booklets:",
+        "changes": "{booklet} changes this rule (base rulebook, p.{page}):",
+        "clarifies": "{booklet} clarifies this rule (base rulebook, p.{page}):",
+        "support": "See also:",
+        "forum": "Players' opinions (forum), not an official rule:",
+    },
+}
+
+
+def extractive_text(key: str, asked_in: str | None) -> str:
+    return EXTRACTIVE_TEXTS.get(asked_in or "fr", EXTRACTIVE_TEXTS["fr"])[key]
+
+
 QUOTA_MESSAGE = "Le quota du modèle de langage est atteint (reprise vers {reset})."
 LLM_FAILED_MESSAGE = "Le modèle de langage n'a pas pu répondre ({error})."
 EXTRACTIVE_FALLBACK_INTRO = "Réponse extractive, tirée directement des livrets :"

@@ -21,8 +21,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from rag import language
-from rag.fusion import HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, merge_by_score, rrf_v2
+from rag.fusion import CONTEXT_WEIGHT, HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, merge_by_score, rrf_v2
 from rag.lexicon import lexicon
+from rag.overrides import overrides_first
 from rag.rerank import RERANK_TOP_N, blend
 from rag.sparse import TranslatedQuery, query_vector, tokenize, translated_query
 from rag.store import Hit, VectorStore
@@ -64,6 +65,7 @@ class RetrievedChunk:
     dense_score: float | None = None  # cosine with the raw question, when dense found it
     rerank_score: float | None = None
     rule_match: bool = False
+    overrides: "RetrievedChunk | None" = None  # the base passage this one changes (rag.overrides)
 
     @property
     def text(self) -> str:
@@ -156,6 +158,7 @@ def retrieve(
     embedder,
     booklets: list[BookletRef],
     hyde_passage: str | None = None,
+    context_text: str | None = None,
     intent: str = "rules",
     reranker=None,
     top_k: int = 8,
@@ -164,12 +167,16 @@ def retrieve(
 ) -> Retrieval:
     """The best `top_k` chunks of `booklets` for `question`, best first.
 
+    `context_text`: for a follow-up, the previous question with it (rag.followup), searched
+    as one more query at a lower weight.
     `modes` restricts the searches (the benchmark compares bm25 only, dense only, hybrid).
     The searches run concurrently in `executor`; without one, one after another.
     """
     timer = _Timer()
     start = time.perf_counter()
     queries = {"question": question, **({"hyde": hyde_passage} if hyde_passage else {})}
+    if context_text:
+        queries["context"] = context_text
     dense_vectors = {name: embedder.embed_query(text) for name, text in queries.items()} if "dense" in modes else {}
     start = timer.mark("embed", start)
     submit = executor.submit if executor is not None else _run_now
@@ -184,6 +191,7 @@ def retrieve(
     if reranked:
         chunks = _rerank(question, chunks, reranker)
         timer.mark("rerank", start)
+    chunks = overrides_first(chunks)  # an expansion's change before the base rule it changes
     return Retrieval(
         chunks=chunks[:top_k], timings_ms=timer.timings, rule_numbers=numbers, candidates=len(fused), reranked=reranked
     )
@@ -241,7 +249,7 @@ def _ranked_lists(results: dict, queries: dict, translated: dict) -> list[Ranked
             hit_lists = [hits for (k, n, _), hits in results.items() if k == kind and n == name]
             if not hit_lists:
                 continue
-            weight = QUESTION_WEIGHT if name == "question" else HYDE_WEIGHT
+            weight = QUESTION_WEIGHT if name == "question" else CONTEXT_WEIGHT if name == "context" else HYDE_WEIGHT
             merged = merge_by_score(hit_lists, LIST_LIMIT)
             if kind == "bm25":
                 merged = keep_lexical_matches(queries[name], merged, translated[name])

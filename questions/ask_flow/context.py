@@ -44,6 +44,7 @@ class AskContext:
     intent_future: Future | None = None
     hyde_future: Future | None = None
     hyde: str | None = None
+    context_text: str | None = None  # a follow-up: the previous question with it (rag.followup)
     intent: str = Question.Intent.RULES
     # retrieve and route
     retrieval: Retrieval | None = None
@@ -60,6 +61,11 @@ class AskContext:
     @property
     def text(self) -> str:
         return self.question.text
+
+    @property
+    def search_text(self) -> str:
+        """What the passages are searched and quoted for: a follow-up with its previous question."""
+        return self.context_text or self.question.text
 
     @property
     def wants_deck(self) -> bool:

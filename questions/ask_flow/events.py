@@ -32,6 +32,9 @@ def chunk_summary(chunk: RetrievedChunk) -> dict:
         "is_extension": chunk.booklet.is_extension,
         "is_forum": chunk.is_forum,
         "conflict": chunk.conflict,
+        # the base passage this one changes, when retrieval put it first (rag.overrides)
+        "overrides": {"booklet": chunk.overrides.booklet.name, "page": chunk.overrides.page_start}
+        if chunk.overrides is not None else None,
     }
 
 
@@ -53,6 +56,7 @@ def diagnostics(ctx: AskContext) -> dict:
         "bestScore": retrieval.best_score,
         "intent": ctx.intent,
         "ruleNumbers": retrieval.rule_numbers,
+        "followUpOf": ctx.context_text,  # a follow-up was searched with this text too
         "reranked": retrieval.reranked,
         "llm": ctx.llm.name,
     }

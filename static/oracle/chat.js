@@ -9,6 +9,7 @@ import { csrfToken, errorMessage, readJsonScript, sleep } from "./common.js";
 import { attachCardMentions } from "./mentions.js";
 import { attachCardPreview } from "./cards.js";
 import { renderDeckTools } from "./deck.js";
+import { attachBookletChoice } from "./booklet_choice.js";
 
 const config = readJsonScript("chat-config");
 const S = config.strings;
@@ -27,6 +28,7 @@ let sticky = []; // cards mentioned earlier in the conversation, as the server l
 let busy = false;
 const mentions = attachCardMentions(textarea, config.cardsUrl, S);
 attachCardPreview(turns, config.cardUrl, S); // card chips of the answers
+const booklets = attachBookletChoice(document.getElementById("booklet-choice"), config.gameId, config.choiceFromUrl);
 
 // --- question box ---------------------------------------------------------------------
 
@@ -121,7 +123,7 @@ async function ask(question, cardMentions, turn) {
   const body = {
     gameId: config.gameId,
     question,
-    extensions: config.extensions,
+    extensions: booklets.checked(), // the ticked booklets, at the moment of asking
     history: history.slice(-config.maxHistory),
     cardMentions,
     stickyCardMentions: sticky,

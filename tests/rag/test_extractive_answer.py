@@ -5,7 +5,9 @@ statement instead of noise when nothing relevant was found."""
 import re
 
 from rag import prompts
-from rag.answer import build_user_prompt, extractive_answer, page_of_offset
+from rag.answer import build_user_prompt
+from rag.extractive import extractive_answer
+from rag.quotes import page_of_offset
 from rag.retrieve import BookletRef, RetrievedChunk, retrieve
 from tests.rag.corpus import BASE, BASE_PAGES, EXPANSION, EXPANSION_PAGES, embedder, memory_store
 
@@ -69,8 +71,8 @@ def test_overriding_expansion_rule_comes_before_the_base_rule_it_replaces():
     question = "Combien de cartes Chaleur défausse-t-on quand on dépasse la limite de vitesse dans un virage ?"
     found = retrieve(question, store=store, embedder=embedder(), booklets=[BASE, EXPANSION])
     answer = extractive_answer(question, found.chunks, best_score=found.best_score, min_score=0.8, embedder=embedder())
-    assert answer.index("**Heavy Rain**") < answer.index("**Course Folle**")
-    assert prompts.EXTRACTIVE_OVERRIDE_NOTE.format(page=4) in answer
+    assert answer.startswith("Heavy Rain modifie cette règle (livret de base, p.4) :")
+    assert answer.index("[Heavy Rain, p.3") < answer.index("[Course Folle, p.4")
     assert "discard two Heat cards per space instead of one" in answer
     assert "une carte Chaleur pour chaque case de dépassement" in answer
 

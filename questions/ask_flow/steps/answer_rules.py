@@ -12,7 +12,8 @@ from django.utils import timezone
 from games.card_lookup import cards_named_in
 from runtime import components
 from rag import prompts
-from rag.answer import best_page_image, build_user_prompt, extractive_answer
+from rag.answer import best_page_image, build_user_prompt
+from rag.extractive import answer_passages, extractive_answer
 from rag.cards import mention_blocks, wrap_card_names
 from rag.llm.base import ClaudeQuotaError, LLMError
 
@@ -31,15 +32,15 @@ def answer_from_rules(ctx: AskContext) -> None:
 def extractive(ctx: AskContext) -> str:
     return extractive_answer(
         ctx.text, ctx.chunks, best_score=ctx.retrieval.best_score, min_score=settings.ASK_MIN_SCORE,
-        embedder=components.embedder(),
+        embedder=components.embedder(), search_text=ctx.search_text,
     )  # fmt: skip
 
 
 def _llm_answer(ctx: AskContext) -> str:
     question = ctx.question
     image = best_page_image(ctx.chunks, remote_root=_remote_images_root())
-    prompt = build_user_prompt(
-        question.text, ctx.chunks, game_name=ctx.game.name, bgg_metadata=ctx.game.bgg_metadata,
+    prompt = build_user_prompt(  # the passages the extractive answer would quote, in its order
+        question.text, answer_passages(ctx.chunks), game_name=ctx.game.name, bgg_metadata=ctx.game.bgg_metadata,
         history=question.history, image=image, cards_block=mention_blocks(ctx.fresh_cards, ctx.sticky_cards),
     )  # fmt: skip
     parts: list[str] = []

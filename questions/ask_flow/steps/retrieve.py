@@ -10,6 +10,7 @@ from django.conf import settings
 
 from games.indexing import sync_if_changed
 from runtime import components
+from rag.followup import context_query
 from rag.rerank import RerankError, TeiReranker
 from rag.retrieve import retrieve
 from runtime import executors
@@ -40,8 +41,10 @@ def sync_index(ctx: AskContext) -> None:
 
 
 def retrieve_passages(ctx: AskContext) -> None:
+    ctx.context_text = context_query(ctx.text, ctx.question.history)
     kwargs = dict(
         store=ctx.store, embedder=components.embedder(), booklets=ctx.booklets, hyde_passage=ctx.hyde,
+        context_text=ctx.context_text,
         top_k=settings.ASK_TOP_K * 2, executor=executors.retrieve_fanout(),
     )  # fmt: skip
     try:

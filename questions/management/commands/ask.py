@@ -13,14 +13,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("question")
         parser.add_argument("--game", required=True, help="slug of the game")
-        parser.add_argument("--ext", action="append", default=[], help="slug of a booklet to include (repeatable)")
+        parser.add_argument("--ext", action="append", default=[], help="slug of a booklet to include (repeatable; default: every booklet of the game)")
+        parser.add_argument("--base-only", action="store_true", help="search the base booklet alone")
         parser.add_argument("--sources", action="store_true", help="list the passages found")
 
-    def handle(self, *args, question, game, ext, sources, **options):
+    def handle(self, *args, question, game, ext, sources, base_only=False, **options):
         game_obj = Game.objects.filter(slug=game).first()
         if game_obj is None:
             raise CommandError(f"unknown game {game!r}")
-        extensions = list(Extension.objects.filter(game=game_obj, slug__in=ext))
+        booklets = Extension.objects.filter(game=game_obj).order_by("name")
+        extensions = [] if base_only else list(booklets.filter(slug__in=ext) if ext else booklets)
         missing = set(ext) - {e.slug for e in extensions}
         if missing:
             raise CommandError(f"unknown booklet(s) of {game}: {', '.join(sorted(missing))}")

@@ -1,0 +1,109 @@
+"""The answer without an LLM: the passages quoted verbatim, the sentence that answers first.
+
+What the player reads (docs/asking.md, « Answers »): an opening line in the question's
+language — « Storm Front modifie cette règle : » when an expansion or FAQ passage changes a
+base passage retrieved for the question (rag.overrides) —, the one sentence that answers,
+quoted whole with its citation, then at most two supporting quotes as a markdown list.
+The LLM gets the same passages in the same order (`answer_passages`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rag import language, prompts
+from rag.overrides import change_kind
+from rag.quotes import Quote, best_quote, citation
+from rag.retrieve import RetrievedChunk
+
+MAX_SUPPORT = 2  # supporting quotes after the one that answers
+RELATED_MARGIN = 0.04  # a passage this close to the best one in cosine is worth quoting too
+
+
+@dataclass(frozen=True)
+class Quoted:
+    chunk: RetrievedChunk
+    quote: Quote
+
+
+def answer_passages(chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:
+    """The passages an answer rests on, in the order it quotes them: a passage that changes a
+    base rule first (retrieval put it before that rule), then the next best ones, related
+    (close in cosine, or naming the asked rule) — three at most, no forum."""
+    rules = [c for c in chunks if not c.is_forum]
+    if not rules:
+        return chunks[:1]
+    best = max((c.dense_score or 0.0) for c in rules[:3])
+    picked = [rules[0]]
+    for chunk in rules[1:]:
+        if len(picked) > MAX_SUPPORT:
+            break
+        related = chunk.rule_match or (chunk.dense_score or 0.0) >= best - RELATED_MARGIN
+        if related or chunk is rules[1] or chunk is getattr(rules[0], "overrides", None):
+            picked.append(chunk)
+    return picked
+
+
+def extractive_answer(
+    question: str,
+    chunks: list[RetrievedChunk],
+    *,
+    best_score: float,
+    min_score: float,
+    embedder=None,
+    search_text: str | None = None,
+) -> str:
+    """The quotes with their citations, or a plain statement that the booklets do not seem to
+    cover the question (instead of quoting noise). `search_text`: what the quotes are chosen
+    for (a follow-up with its previous question), the question itself by default."""
+    if not chunks or best_score < min_score:
+        return prompts.NO_ANSWER
+    quoted = quote_passages(search_text or question, answer_passages(chunks), embedder)
+    if not quoted:
+        return prompts.NO_ANSWER
+    asked_in = language.detect(question) or language.FRENCH
+    lead, support = quoted[0], quoted[1:]
+    lines = [opening_line(lead.chunk, asked_in), "", quote_line(lead)]
+    if support:
+        lines += ["", prompts.extractive_text("support", asked_in), ""]
+        lines += [f"- {quote_line(q)}" for q in support]
+    forum = [c for c in chunks[:4] if c.is_forum][:1]
+    forum_quotes = quote_passages(search_text or question, forum, embedder)
+    if forum_quotes:
+        lines += ["", prompts.extractive_text("forum", asked_in), "", f"- {quote_line(forum_quotes[0])}"]
+    return "\n".join(lines).strip() + "\n"
+
+
+def quote_passages(question: str, chunks: list[RetrievedChunk], embedder) -> list[Quoted]:
+    quoted = []
+    for chunk in chunks:
+        quote = best_quote(question, chunk, embedder)
+        if quote is not None and all(q.quote.text != quote.text for q in quoted):
+            quoted.append(Quoted(chunk, quote))
+    return quoted
+
+
+def opening_line(lead: RetrievedChunk, asked_in: str) -> str:
+    """« Storm Front modifie cette règle : » when the lead passage changes a base rule, else
+    the plain opening, in the question's language."""
+    base = getattr(lead, "overrides", None)
+    kind = change_kind(lead.payload, lead.booklet.kind) if base is not None else None
+    if kind is None:
+        return prompts.extractive_text("intro", asked_in)
+    key = "clarifies" if kind == "clarifies" else "changes"
+    return prompts.extractive_text(key, asked_in).format(booklet=lead.booklet.name, page=base.page_start)
+
+
+def quote_line(quoted: Quoted) -> str:
+    chunk, quote = quoted.chunk, quoted.quote
+    where = section_of(chunk)
+    return citation(chunk.booklet.name, quote.page, quote.text) + (f" _({where})_" if where else "")
+
+
+def section_of(chunk: RetrievedChunk) -> str:
+    """The passage's section path without the booklet's own name (already in the citation)."""
+    parts = [p.strip() for p in chunk.hierarchy_path.replace("›", ">").split(">") if p.strip()]
+    names = {chunk.booklet.name.casefold(), chunk.booklet.slug.casefold()}
+    while parts and parts[0].casefold() in names:
+        parts.pop(0)
+    return " › ".join(dict.fromkeys(parts))

@@ -1,0 +1,168 @@
+"""Quotes of a passage: its sentences with their offsets and pages, the sentence that answers
+a question, and the citation that names it.
+
+Citations read `[Livret, p.N : "citation"]`, N being the page on which the quoted words
+stand: a chunk spanning pages 3–4 carries `page_offsets` ([[page, offset], …]) so a quote is
+placed on its page, and a quote never straddles a page break. A quote is a whole sentence
+from its first word: never the tail of a sentence cut by the chunking, and a table row comes
+with the line that labels it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from rag import language
+from rag.lexicon import lexicon
+from rag.retrieve import RetrievedChunk
+from rag.sparse import tokenize, translated_query
+
+MAX_QUOTE_CHARS = 400
+SHORT_SENTENCE = 120  # a sentence this short is quoted with the next one (same page)
+TABLE_CELL = 60  # a line this short without a full stop, among others like it, is a table row
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n(?=\s*(?:[-•*–]|\d+[.)]|\d{3}\.\d))")
+_MID_SENTENCE = re.compile(r"^[a-zàâçéèêëîïôûùüÿœ,;:)\]]")
+
+
+def page_of_offset(chunk: RetrievedChunk, offset: int) -> int:
+    """The page on which character `offset` of the chunk's text stands."""
+    page = chunk.page_start
+    for start_page, start_offset in sorted(chunk.page_offsets, key=lambda item: item[1]):
+        if start_offset <= offset:
+            page = int(start_page)
+    return page
+
+
+def _page_breaks(chunk: RetrievedChunk) -> list[int]:
+    return sorted(int(offset) for _, offset in chunk.page_offsets if int(offset) > 0)
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+    text: str
+
+
+def sentences(chunk: RetrievedChunk) -> list[Span]:
+    """Sentences of the chunk with their offsets, also cut at every page break."""
+    text = chunk.text
+    cuts = {0, len(text)}
+    cuts.update(m.end() for m in _SENTENCE_END.finditer(text))
+    cuts.update(_page_breaks(chunk))
+    bounds = sorted(cuts)
+    spans = []
+    for start, end in zip(bounds, bounds[1:]):
+        piece = text[start:end]
+        stripped = piece.strip()
+        if len(stripped) < 3:
+            continue
+        lead = len(piece) - len(piece.lstrip())
+        spans.append(Span(start + lead, start + lead + len(stripped), stripped))
+    return spans
+
+
+def starts_mid_sentence(chunk: RetrievedChunk, span: Span) -> bool:
+    """The chunk's first words when the chunking cut a sentence: « la carte est défaussée. »"""
+    return span.start == 0 and _MID_SENTENCE.match(span.text) is not None
+
+
+@dataclass(frozen=True)
+class Quote:
+    text: str
+    page: int
+    start: int
+    score: float = 0.0  # how many of the question's words (or translations) it holds
+
+
+def clip(text: str, limit: int = MAX_QUOTE_CHARS) -> str:
+    """A verbatim prefix of `text`, cut at a word boundary (no ellipsis inside the quote);
+    double quotes become single ones, since the citation encloses the quote in them."""
+    text = " ".join(text.replace('"', "'").split())
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[: cut if cut > limit // 2 else limit].rstrip(" ,;:")
+
+
+def best_quote(question: str, chunk: RetrievedChunk, embedder=None) -> Quote | None:
+    spans = sentences(chunk)
+    if not spans:
+        return None
+    scores = [float(s) for s in shared_words(question, chunk, [s.text for s in spans])]
+    if max(scores) == 0 and embedder is not None and len(spans) > 1:
+        # Cross-lingual question: no shared words, so compare meanings.
+        candidates = spans[:16]
+        vectors = embedder.embed_passages([s.text for s in candidates])
+        sims = vectors @ np.asarray(embedder.embed_query(question))
+        scores = [float(x) / 100 for x in sims] + [0.0] * (len(spans) - len(candidates))
+    if len(spans) > 1 and starts_mid_sentence(chunk, spans[0]):
+        scores[0] = -1.0
+    best = max(range(len(spans)), key=lambda i: (scores[i], -i))
+    return Quote(text=clip(_quoted_text(chunk, spans, best)), page=page_of_offset(chunk, spans[best].start),
+                 start=spans[best].start, score=scores[best])
+
+
+def _quoted_text(chunk: RetrievedChunk, spans: list[Span], best: int) -> str:
+    """The sentence, with its table label before a table row, and the next sentence after a
+    short one (on the same page)."""
+    span = spans[best]
+    page = page_of_offset(chunk, span.start)
+    start, end = span.start, span.end
+    if _is_table_row(span.text) and best > 0 and page_of_offset(chunk, spans[best - 1].start) == page:
+        start = spans[best - 1].start  # the row's label: the line above it
+    else:
+        start += _heading_length(chunk, span.text)
+    following = spans[best + 1] if best + 1 < len(spans) else None
+    if following is not None and end - start < SHORT_SENTENCE and page_of_offset(chunk, following.start) == page:
+        end = following.end
+    return chunk.text[start:end].strip()
+
+
+def _heading_length(chunk: RetrievedChunk, text: str) -> int:
+    """The section heading glued before the sentence (« Surchauffe Lorsqu'un joueur… »): the
+    citation names the section already, the quote starts at the sentence."""
+    heading = chunk.hierarchy_path.replace("›", ">").split(">")[-1].strip()
+    if not heading or not text.startswith(heading) or len(text) <= len(heading) + 20:
+        return 0
+    rest = text[len(heading):]
+    if not rest[:1].isspace():
+        return 0
+    return len(heading) + len(rest) - len(rest.lstrip())
+
+
+def _is_table_row(text: str) -> bool:
+    lines = [line for line in text.splitlines() if line.strip()]
+    return bool(lines) and all(len(line) <= TABLE_CELL and not line.rstrip().endswith(".") for line in lines)
+
+
+def shared_words(question: str, chunk: RetrievedChunk, texts: list[str]) -> list[int]:
+    """How many of the question's words each text holds; for a booklet in the other language,
+    a word counts through its translations too (as in the BM25 search, rag.retrieve)."""
+    asked_in = language.detect(question)
+    if language.is_other_language(asked_in, chunk.booklet.language):
+        query = translated_query(question, asked_in, language.normalise(chunk.booklet.language), lexicon())
+        return [sum(1 for group in query.groups if group & set(tokenize(text))) for text in texts]
+    wanted = set(tokenize(question))
+    return [len(wanted & set(tokenize(text))) for text in texts]
+
+
+def key_term_coverage(question: str, chunk: RetrievedChunk, quote: str) -> float:
+    """The share of the question's content words (or their translations) the quote holds."""
+    asked_in = language.detect(question)
+    if language.is_other_language(asked_in, chunk.booklet.language):
+        groups = translated_query(question, asked_in, language.normalise(chunk.booklet.language), lexicon()).groups
+    else:
+        groups = [{term} for term in set(tokenize(question))]
+    if not groups:
+        return 0.0
+    terms = set(tokenize(quote))
+    return round(sum(1 for group in groups if group & terms) / len(groups), 3)
+
+
+def citation(booklet_name: str, page: int, quote: str) -> str:
+    return f'[{booklet_name}, p.{page} : "{quote}"]'
