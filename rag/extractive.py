@@ -16,6 +16,7 @@ from rag.overrides import change_kind
 from rag.quotes import Quote, best_quote, citation
 from rag.retrieve import RetrievedChunk
 
+LEAD_DEPTH = 5  # the passage that answers is looked for among the first five
 MAX_SUPPORT = 2  # supporting quotes after the one that answers
 RELATED_MARGIN = 0.04  # a passage this close to the best one in cosine is worth quoting too
 
@@ -26,22 +27,39 @@ class Quoted:
     quote: Quote
 
 
-def answer_passages(chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:
-    """The passages an answer rests on, in the order it quotes them: a passage that changes a
-    base rule first (retrieval put it before that rule), then the next best ones, related
-    (close in cosine, or naming the asked rule) — three at most, no forum."""
+def answer_passages(question: str, chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:
+    """The passages an answer rests on, in the order it quotes them, three at most, no forum:
+    the one that answers (`lead_passage`) — or the expansion / FAQ passage that changes it —,
+    then the base rule it changes, then the next best related ones (close in cosine, or
+    stating the asked rule)."""
     rules = [c for c in chunks if not c.is_forum]
     if not rules:
         return chunks[:1]
+    lead = lead_passage(question, rules[:LEAD_DEPTH])
+    changer = next((c for c in rules[:LEAD_DEPTH] if getattr(c, "overrides", None) is lead), None)
+    picked = [changer, lead] if changer is not None else [lead]
+    if getattr(picked[0], "overrides", None) is not None and picked[0].overrides in rules and len(picked) == 1:
+        picked.append(picked[0].overrides)
     best = max((c.dense_score or 0.0) for c in rules[:3])
-    picked = [rules[0]]
-    for chunk in rules[1:]:
+    for chunk in rules:
         if len(picked) > MAX_SUPPORT:
             break
         related = chunk.rule_match or (chunk.dense_score or 0.0) >= best - RELATED_MARGIN
-        if related or chunk is rules[1] or chunk is getattr(rules[0], "overrides", None):
+        if chunk not in picked and (related or chunk is rules[0] or chunk is rules[1]):
             picked.append(chunk)
     return picked
+
+
+def lead_passage(question: str, candidates: list[RetrievedChunk]) -> RetrievedChunk:
+    """The passage whose best sentence holds most of the question's words (or their
+    translations); the better ranked on a tie. Retrieval ranks passages as a whole; the
+    answer needs the sentence: measured on the demo, the sentence that answers « Que se
+    passe-t-il quand un ballon entre dans une tempête ? » stands in the fourth passage."""
+    scores = []
+    for rank, chunk in enumerate(candidates):
+        quote = best_quote(question, chunk)
+        scores.append(((quote.score if quote else 0.0), -rank))
+    return candidates[max(range(len(candidates)), key=lambda i: scores[i])]
 
 
 def extractive_answer(
@@ -58,7 +76,7 @@ def extractive_answer(
     for (a follow-up with its previous question), the question itself by default."""
     if not chunks or best_score < min_score:
         return prompts.NO_ANSWER
-    quoted = quote_passages(search_text or question, answer_passages(chunks), embedder)
+    quoted = quote_passages(search_text or question, answer_passages(search_text or question, chunks), embedder)
     if not quoted:
         return prompts.NO_ANSWER
     asked_in = language.detect(question) or language.FRENCH

@@ -16,7 +16,7 @@ from rag.store import Hit
 
 QUESTION_WEIGHT = 2.0
 HYDE_WEIGHT = 1.0
-CONTEXT_WEIGHT = 1.0  # a follow-up's previous question with it (rag.followup): below the follow-up itself
+CONTEXT_WEIGHT = 2.0  # a follow-up with its previous question (rag.followup): the follow-up's own words count twice
 TOP_RANK_BONUS = {0: 0.05, 1: 0.02, 2: 0.02}
 RRF_K = 60
 

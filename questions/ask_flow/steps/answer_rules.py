@@ -40,7 +40,7 @@ def _llm_answer(ctx: AskContext) -> str:
     question = ctx.question
     image = best_page_image(ctx.chunks, remote_root=_remote_images_root())
     prompt = build_user_prompt(  # the passages the extractive answer would quote, in its order
-        question.text, answer_passages(ctx.chunks), game_name=ctx.game.name, bgg_metadata=ctx.game.bgg_metadata,
+        question.text, answer_passages(ctx.search_text, ctx.chunks), game_name=ctx.game.name, bgg_metadata=ctx.game.bgg_metadata,
         history=question.history, image=image, cards_block=mention_blocks(ctx.fresh_cards, ctx.sticky_cards),
     )  # fmt: skip
     parts: list[str] = []
