@@ -18,6 +18,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from eval.answers import answer_row, calibrate, level_table
 from eval.setup_env import setup
 
 MODES = {"bm25": ("bm25",), "dense": ("dense",), "hybrid": ("dense", "bm25")}
@@ -87,6 +88,8 @@ def evaluate(questions: list[dict], modes: dict, reranker=None, log=print) -> tu
             rank = rank_of_gold(found.chunks, question["gold"])
             ranks[(group_of(question), name)].append(rank)
             row[name] = {"rank": rank, "top": [f"{c.booklet.slug} p.{c.pages}" for c in found.chunks[:3]]}
+            if name == "hybrid":  # what the player reads: first citation, confidence signals
+                row["answer"] = answer_row(question, found.chunks, found.best_score)
         details.append(row)
     report = {}
     for (group, name), values in sorted(ranks.items()):
@@ -131,6 +134,10 @@ def main(argv=None) -> int:
     modes = {m: MODES[m] for m in args.modes.split(",")}
     report, details = evaluate(questions, modes, reranker=reranker())
     print_report(report)
+    answered = [d["answer"] for d in details if "answer" in d]
+    if answered:
+        print("\nconfidence levels (first citation right):", json.dumps(level_table(answered)))
+        print("calibrated on these questions:", calibrate(answered))
     print(f"\n{len(details)} questions in {time.perf_counter() - start:.1f} s "
           f"(embedder {settings.EMBEDDINGS_BACKEND}, rerank {'on' if settings.RERANK_URL else 'off'})")
     if args.json:

@@ -15,6 +15,7 @@ from runtime import executors
 from runtime.ratelimit import ask_throttles
 
 from . import lookups
+from .confidence import confidence_of
 from .access import visible_question
 from .ask_flow.background import start_answering
 from .ask_flow.intake import new_question
@@ -54,6 +55,7 @@ class AnswerOut(Schema):
     answer: str
     intent: str
     bestScore: float | None
+    confidence: str | None  # high | medium | low (questions.confidence), None without passages
     error: str
     answeredAt: str | None
     stickyCardMentions: list[str]  # the cards to send back with the next question
@@ -148,6 +150,13 @@ async def ask_stream(request, payload: AskIn):
     return response
 
 
+def _confidence_level(question) -> str | None:
+    if "deck" in question.diagnostics:  # a decklist is judged by its verdict
+        return None
+    found = confidence_of(question.best_score, question.diagnostics.get("confidence"))
+    return found.level if found else None
+
+
 @router.get(
     "/ask/{question_id}",
     auth=ASK_AUTH,
@@ -166,6 +175,7 @@ def get_answer(request, question_id: UUID):
         "answer": question.answer,
         "intent": question.intent,
         "bestScore": question.best_score,
+        "confidence": _confidence_level(question),
         "error": question.error,
         "answeredAt": question.answered_at.isoformat() if question.answered_at else None,
         "stickyCardMentions": question.sticky_cards_after(),

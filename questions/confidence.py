@@ -1,9 +1,14 @@
-"""How sure the Oracle is, from the best retrieval score of an answer (bestScore)."""
+"""How sure the Oracle is about an answer: one level for the answer page, the API and
+eval.run, computed by rag.confidence from the signals stored in the question's diagnostics
+(best cosine, margin, dense/BM25 agreement, key terms in the quote). The cosine thresholds
+come from the settings (UI_CONFIDENCE_HIGH / UI_CONFIDENCE_LOW, calibrated on the dev split)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
+
+from rag.confidence import THRESHOLDS, Signals, Thresholds, level_of
 
 
 @dataclass(frozen=True)
@@ -20,13 +25,25 @@ LABELS = {
 }
 
 
-def confidence_of(best_score) -> Confidence | None:
-    """None when there is no score to judge (e.g. an answer recovered without one)."""
+def thresholds() -> Thresholds:
+    return replace(THRESHOLDS, high_cosine=settings.UI_CONFIDENCE_HIGH, low_cosine=settings.UI_CONFIDENCE_LOW)
+
+
+def level_for(signals: Signals) -> str:
+    return level_of(signals, thresholds())
+
+
+def confidence_of(best_score, signals: dict | None = None) -> Confidence | None:
+    """None when there is no score to judge (e.g. an answer recovered without one). An answer
+    stored before the signals existed is judged on its best cosine alone."""
     try:
         score = float(best_score)
     except (TypeError, ValueError):
         return None
-    if score >= settings.UI_CONFIDENCE_HIGH:
+    parsed = Signals.from_dict(signals)
+    if parsed is not None:
+        level = level_for(parsed)
+    elif score >= settings.UI_CONFIDENCE_HIGH:
         level = "high"
     elif score >= settings.UI_CONFIDENCE_LOW:
         level = "medium"

@@ -105,7 +105,7 @@ def answer_fragment(request, slug: str, question_id):
     score = None if "deck" in question.diagnostics else question.best_score
     context = {
         "answer_html": render_answer(question.answer, booklets_of(question.game, question.game.extensions.all())),
-        "confidence": confidence_of(score),
+        "confidence": confidence_of(score, question.diagnostics.get("confidence")),
         "error": question.error,
     }
     return render(request, "questions/_answer.html", context)

@@ -66,6 +66,7 @@ class RetrievedChunk:
     rerank_score: float | None = None
     rule_match: bool = False
     overrides: "RetrievedChunk | None" = None  # the base passage this one changes (rag.overrides)
+    found_by: tuple[str, ...] = ()  # the kinds of search that found it: "dense", "bm25"
 
     @property
     def text(self) -> str:
@@ -360,6 +361,7 @@ def _to_chunk(fused: Fused, by_collection: dict, dense_scores: dict, numbers: li
         fusion_score=round(fused.score, 6),
         dense_score=dense_scores.get(fused.id),
         rule_match=any(states_rule(text, n) for n in numbers),
+        found_by=tuple(sorted({name.split(":")[0] for name in fused.ranks})),
     )
 
 

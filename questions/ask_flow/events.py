@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from rag import prompts
+from rag.confidence import signals_of
 from rag.retrieve import RetrievedChunk
+
+from ..confidence import level_for
 
 from .context import AskContext
 
@@ -60,6 +63,9 @@ def diagnostics(ctx: AskContext) -> dict:
         "reranked": retrieval.reranked,
         "llm": ctx.llm.name,
     }
+    if not ctx.wants_deck:  # rulebook passages: how sure the answer is (rag.confidence)
+        signals = signals_of(ctx.search_text, ctx.chunks, retrieval.best_score)
+        found["confidence"] = {**signals.as_dict(), "level": level_for(signals)}
     if "deck" in ctx.done_extra:  # deckbuilding: its validation verdict
         found["deck"] = {k: ctx.done_extra["deck"][k] for k in ("validation", "spec", "attempts", "builder")}
     return found
@@ -71,6 +77,7 @@ def done(ctx: AskContext) -> dict:
         "fullAnswer": ctx.answer,
         "questionId": str(ctx.question.pk),
         "bestScore": ctx.retrieval.best_score,
+        "confidence": (ctx.diagnostics.get("confidence") or {}).get("level"),
         "stickyCardMentions": ctx.sticky_after,
         **ctx.done_extra,
     }

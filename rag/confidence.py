@@ -1,0 +1,78 @@
+"""How sure an answer is, from more than the best cosine (docs/asking.md, « Confidence »).
+
+Signals of one answer: the best cosine of the first passages, the margin between the first
+two passages' fused scores, whether dense and BM25 both found the first passage, and the
+share of the question's words (or their translations) the leading quote holds. One function
+turns them into a level — used by the answer page, the API and eval.run alike. The
+thresholds are calibrated on the dev split of the evaluation sets (eval/calibrate.py): « Les
+livrets répondent clairement » only where the first citation was right ≥ 95% of the time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from rag.extractive import answer_passages
+from rag.quotes import best_quote, key_term_coverage
+
+LEVELS = ("high", "medium", "low")
+
+
+@dataclass(frozen=True)
+class Signals:
+    best_cosine: float
+    margin: float  # (first − second fused score) / first
+    agreement: bool  # the first passage was found by both the dense and the BM25 search
+    key_terms: float  # share of the question's words the leading quote holds, 0–1
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict | None) -> "Signals | None":
+        try:
+            return cls(float(data["best_cosine"]), float(data["margin"]), bool(data["agreement"]),
+                       float(data["key_terms"]))  # fmt: skip
+        except (TypeError, KeyError, ValueError):
+            return None
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    high_cosine: float
+    high_key_terms: float
+    high_margin: float
+    low_cosine: float
+    low_key_terms: float
+
+
+# Calibrated on the dev split (eval/calibrate.py; docs/asking.md « Confidence » has the figures).
+THRESHOLDS = Thresholds(high_cosine=0.86, high_key_terms=0.5, high_margin=0.0, low_cosine=0.80, low_key_terms=0.0)
+
+
+def signals_of(question: str, chunks: list, best_score: float) -> Signals:
+    """The signals of the answer built from `chunks` (retrieval order) for `question`."""
+    if not chunks:
+        return Signals(best_score, 0.0, False, 0.0)
+    first = chunks[0]
+    second = chunks[1].fusion_score if len(chunks) > 1 else 0.0
+    margin = (first.fusion_score - second) / first.fusion_score if first.fusion_score else 0.0
+    lead = answer_passages(question, chunks)[0]
+    quote = best_quote(question, lead)
+    coverage = key_term_coverage(question, lead, quote.text) if quote else 0.0
+    agreement = {"dense", "bm25"} <= set(getattr(first, "found_by", ()))
+    return Signals(round(float(best_score), 4), round(margin, 4), agreement, coverage)
+
+
+def level_of(signals: Signals, thresholds: Thresholds = THRESHOLDS) -> str:
+    """high | medium | low."""
+    if signals.best_cosine < thresholds.low_cosine or signals.key_terms <= thresholds.low_key_terms:
+        return "low"
+    if (
+        signals.agreement
+        and signals.best_cosine >= thresholds.high_cosine
+        and signals.key_terms >= thresholds.high_key_terms
+        and signals.margin >= thresholds.high_margin
+    ):
+        return "high"
+    return "medium"
