@@ -94,8 +94,3 @@ def demo_games() -> list[dict]:
     game["booklets"] = [{**b, "path": str(DEMO_DIR / b["file"])} for b in manifest["booklets"]]
     return [game]
 
-
-SETS = {
-    "corpus": (BASE_DIR / "eval" / "corpus_questions.jsonl", corpus_games),
-    "demo": (BASE_DIR / "eval" / "demo_questions.jsonl", demo_games),
-}
