@@ -56,7 +56,7 @@ def print_report(report: dict, split: str) -> None:
     labels = " | ".join(f"{label} n (coverage) / precision" for _l, label in LEVELS)
     print(f"\n{split} split — hybrid retrieval + extractive answer (as the ask flow, no LLM)\n")
     print(f"| set | lang | n | R@1 | R@5 | MRR | 1st citation right | fact in quotes (n) | {labels} |")
-    print("|" + "---|" * 14)
+    print("|" + "---|" * 11)
     for name, by_lang in report["sets"].items():
         for lang, summary in by_lang.items():
             print(_line(name if lang == "all" else "", lang, summary))
