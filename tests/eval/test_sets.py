@@ -49,3 +49,8 @@ def test_a_gold_page_or_booklet_that_does_not_exist_is_reported():
     assert any("page 99 is not in" in p for p in problems)
     assert any("'secret-hitler' is not a booklet of les-aeronautes" in p for p in problems)
     assert check_sets.problems_of(demo_question(answerable=False)) == ["demo-x: unanswerable but has a gold"]
+
+
+def test_a_gold_given_by_rule_number_alone_needs_no_page():
+    question = demo_question(gold=[{"rule": "3.4"}], expected_fact=None)
+    assert check_sets.problems_of(question) == []
