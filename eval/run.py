@@ -146,12 +146,20 @@ def parse_args(argv):
     return parser.parse_args(argv)
 
 
+# The names `--set` took before the sets moved to eval/sets/.
+SET_ALIASES = {"corpus": {"legacy-rulebooks", "legacy-comprules"}, "demo": {"demo", "legacy-demo"}}
+
+
 def select(args) -> list[dict]:
     from eval.sets import load_all
 
     questions = load_all(args.split)
     if args.set != "all":
-        questions = [q for q in questions if q["set"] in set(args.set.split(","))]
+        wanted = set().union(*(SET_ALIASES.get(name, {name}) for name in args.set.split(",")))
+        known = {q["set"] for q in load_all("all")}
+        if not wanted & known:
+            raise SystemExit(f"--set {args.set}: no such set (known: {', '.join(sorted(known))})")
+        questions = [q for q in questions if q["set"] in wanted]
     if args.games:
         questions = [q for q in questions if q["game"] in set(args.games.split(","))]
     return questions

@@ -68,10 +68,3 @@ def test_confidence_levels_report_coverage_over_answerable_questions_and_precisi
     assert (summary["answerable"], summary["recall@1"], summary["recall@5"]) == (4, 0.5, 0.75)
     assert summary["first_citation_right"] == 0.5
 
-
-def test_a_follow_up_is_asked_bare_unless_history_is_asked_for():
-    from eval.run import query_text
-
-    question = {"question": "and with 8 players?", "history": ["At 5 players, do Hitler and the fascist meet?"]}
-    assert query_text(question, with_history=False) == "and with 8 players?"
-    assert query_text(question, with_history=True) == "At 5 players, do Hitler and the fascist meet? and with 8 players?"
