@@ -36,7 +36,7 @@ def test_every_question_has_the_fields_a_report_needs(questions, prefix, game):
     for q in questions:
         assert q["id"].startswith(prefix) and q["game"] == game, q["id"]
         assert q["lang"] in {"fr", "en"} and q["kind"] in KINDS and q["split"] in {"dev", "test"}, q["id"]
-        assert q["question"].strip() and 2 <= len(q["expected_fact"].split()) <= 20, q["id"]
+        assert q["question"].strip() and 2 <= len(q["expected_fact"].split()) <= 8, q["id"]
         assert q["gold"] and all(g["page"] >= 1 for g in q["gold"]), q["id"]
         assert (q["kind"] == "followup") == bool(q.get("history")), q["id"]
 
