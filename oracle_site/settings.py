@@ -292,7 +292,7 @@ RERANK_API_KEY = env_str("RERANK_API_KEY")
 # --- Pages (players' chat, admins' ingest wizard) -------------------------------------------
 
 # bestScore (cosine of the best passage; ASK_MIN_SCORE is 0.80) at or above HIGH shows « Les livrets répondent clairement », under LOW « ne tranchent pas ».
-UI_CONFIDENCE_HIGH = env_float("UI_CONFIDENCE_HIGH", 0.86)
+UI_CONFIDENCE_HIGH = env_float("UI_CONFIDENCE_HIGH", 0.90)
 UI_CONFIDENCE_LOW = env_float("UI_CONFIDENCE_LOW", 0.80)
 # Static files straight from static/ (no collectstatic) in development and tests.
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)

@@ -24,6 +24,7 @@ class Signals:
     margin: float  # (first − second fused score) / first
     agreement: bool  # the first passage was found by both the dense and the BM25 search
     key_terms: float  # share of the question's words the leading quote holds, 0–1
+    search_rank: int = 99  # the first passage's worse rank in the dense and BM25 lists (0: first in both)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -32,7 +33,7 @@ class Signals:
     def from_dict(cls, data: dict | None) -> "Signals | None":
         try:
             return cls(float(data["best_cosine"]), float(data["margin"]), bool(data["agreement"]),
-                       float(data["key_terms"]))  # fmt: skip
+                       float(data["key_terms"]), int(data.get("search_rank", 99)))  # fmt: skip
         except (TypeError, KeyError, ValueError):
             return None
 
@@ -44,10 +45,13 @@ class Thresholds:
     high_margin: float
     low_cosine: float
     low_key_terms: float
+    high_search_rank: int = 99
 
 
 # Calibrated on the dev split (eval/calibrate.py; docs/asking.md « Confidence » has the figures).
-THRESHOLDS = Thresholds(high_cosine=0.86, high_key_terms=0.5, high_margin=0.0, low_cosine=0.80, low_key_terms=0.0)
+THRESHOLDS = Thresholds(
+    high_cosine=0.90, high_key_terms=0.67, high_margin=0.0, low_cosine=0.80, low_key_terms=0.0, high_search_rank=1
+)
 
 
 def signals_of(question: str, chunks: list, best_score: float) -> Signals:
@@ -61,7 +65,9 @@ def signals_of(question: str, chunks: list, best_score: float) -> Signals:
     quote = best_quote(question, lead)
     coverage = key_term_coverage(question, lead, quote.text) if quote else 0.0
     agreement = {"dense", "bm25"} <= set(getattr(first, "found_by", ()))
-    return Signals(round(float(best_score), 4), round(margin, 4), agreement, coverage)
+    ranks = getattr(first, "search_ranks", {}) or {}
+    search_rank = max(ranks.get("dense", 99), ranks.get("bm25", 99))
+    return Signals(round(float(best_score), 4), round(margin, 4), agreement, coverage, search_rank)
 
 
 def level_of(signals: Signals, thresholds: Thresholds = THRESHOLDS) -> str:
@@ -73,6 +79,7 @@ def level_of(signals: Signals, thresholds: Thresholds = THRESHOLDS) -> str:
         and signals.best_cosine >= thresholds.high_cosine
         and signals.key_terms >= thresholds.high_key_terms
         and signals.margin >= thresholds.high_margin
+        and signals.search_rank <= thresholds.high_search_rank
     ):
         return "high"
     return "medium"

@@ -67,6 +67,7 @@ class RetrievedChunk:
     rule_match: bool = False
     overrides: "RetrievedChunk | None" = None  # the base passage this one changes (rag.overrides)
     found_by: tuple[str, ...] = ()  # the kinds of search that found it: "dense", "bm25"
+    search_ranks: dict = field(default_factory=dict)  # "dense" / "bm25" → its rank (0 = first) for the question
 
     @property
     def text(self) -> str:
@@ -362,6 +363,7 @@ def _to_chunk(fused: Fused, by_collection: dict, dense_scores: dict, numbers: li
         dense_score=dense_scores.get(fused.id),
         rule_match=any(states_rule(text, n) for n in numbers),
         found_by=tuple(sorted({name.split(":")[0] for name in fused.ranks})),
+        search_ranks={name.split(":")[0]: rank for name, rank in fused.ranks.items() if name.endswith(":question")},
     )
 
 

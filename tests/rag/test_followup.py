@@ -25,7 +25,7 @@ def test_the_previous_question_is_searched_with_a_follow_up_only():
 
 def test_the_follow_up_is_answered_about_the_previous_question():
     store, model = memory_store(), embedder()
-    follow_up = "Et avec l'extension Heavy Rain ?"
+    follow_up = "Et avec l'extension ?"
     context = context_query(follow_up, [{"question": PREVIOUS, "answer": ""}])
 
     alone = retrieve(follow_up, store=store, embedder=model, booklets=[BASE, EXPANSION])
