@@ -45,6 +45,9 @@ def test_offline_answer_quotes_the_booklets_and_is_persisted(game_and_extension)
     names = [name for name, _ in events]
     assert names[:2] == ["phase", "phase"] and names[-2:] == ["diagnostics", "done"]
     assert "".join(d["text"] for n, d in events if n == "token") == question.answer
+    confidence = question.diagnostics["confidence"]
+    assert confidence["level"] in {"high", "medium", "low"} and 0 < confidence["key_terms"] <= 1
+    assert dict(events)["done"]["confidence"] == confidence["level"]
 
 
 def test_only_checked_booklets_are_searched(game_and_extension):

@@ -1,0 +1,28 @@
+"""The confidence level shown with an answer: « clairement » only when every signal agrees,
+never on the best cosine alone."""
+
+from rag.confidence import THRESHOLDS, Signals, level_of
+
+
+def signals(**changes):
+    sure = dict(best_cosine=0.93, margin=0.3, agreement=True, key_terms=1.0, search_rank=0)
+    return Signals(**{**sure, **changes})
+
+
+def test_high_only_when_every_signal_agrees():
+    assert level_of(signals()) == "high"
+    assert level_of(signals(agreement=False)) == "medium"  # only one search found the passage
+    assert level_of(signals(key_terms=0.34)) == "medium"  # the quote misses the question's words
+    assert level_of(signals(search_rank=4)) == "medium"  # a search ranked it far down
+    assert level_of(signals(best_cosine=THRESHOLDS.high_cosine - 0.01)) == "medium"
+
+
+def test_low_when_the_passages_are_far_or_the_quote_holds_none_of_the_words():
+    assert level_of(signals(best_cosine=THRESHOLDS.low_cosine - 0.01)) == "low"
+    assert level_of(signals(key_terms=0.0)) == "low"
+
+
+def test_signals_survive_the_round_trip_through_the_diagnostics():
+    stored = signals().as_dict()
+    assert Signals.from_dict(stored) == signals()
+    assert Signals.from_dict({"best_cosine": "x"}) is None
