@@ -56,7 +56,7 @@ def change_kind(payload: dict, booklet_kind: str) -> str | None:
         return None
     if booklet_kind == "faq":
         return CLARIFYING
-    text = payload.get("text", "")
+    text = _words_of(payload)
     if REPLACES_CUE.search(text):
         return "replaces"
     if MODIFIES_CUE.search(text):
@@ -98,6 +98,12 @@ def named_rules(text: str) -> list[str]:
     return list(dict.fromkeys(m.group(1) for m in _NAMED_RULE.finditer(text)))
 
 
+def _words_of(payload: dict) -> str:
+    """The passage and its section path: the second chunk of a section « 3. Drift (replaces
+    rule 4.3 of the base game) » says what it replaces only in its heading."""
+    return f"{payload.get('hierarchy_path', '')}\n{payload.get('text', '')}"
+
+
 def _states(text: str, number: str) -> bool:
     return re.search(rf"(?m)^\s*{re.escape(number)}\.?(?=\s)", text) is not None
 
@@ -107,7 +113,7 @@ def _changed_base(payload: dict, top_base: list, near: list):
     (« This replaces rule 4.3 », whatever the languages), else the annotation's first base
     chunk when it is among the first three passages, else (annotations without ids) the base
     page the annotation names."""
-    numbers = named_rules(payload.get("text", ""))
+    numbers = named_rules(_words_of(payload))
     if numbers:
         return next((c for c in top_base for n in numbers if _states(c.text, n)), None)
     top_base = near

@@ -22,6 +22,7 @@ DEMO = Path(settings.BASE_DIR) / "games" / "demo"
 CITATION = re.compile(r'\[(?P<booklet>[^\[\],]+), p\.(?P<page>\d+) : "')
 PHOTO_FR = "Peut-on photographier une Merveille depuis la couche haute ?"
 PHOTO_EN = "Can you photograph a Wonder from the high layer?"
+STORM_FR = "Que se passe-t-il quand un ballon entre dans une tempête ?"
 STORM_EN = "What happens when a balloon enters a storm?"
 FOLLOW_UP = "Et avec l'extension Storm Front ?"
 
@@ -59,8 +60,9 @@ def test_storm_front_changes_lead_the_answers_through_the_api_and_in_the_browser
     answer = ask_api(live_daphne, key, game, PHOTO_EN)
     assert answer.startswith("Storm Front changes this rule"), answer
     assert first_citation(answer) == ("Storm Front", 3)
-    booklet, page = first_citation(ask_api(live_daphne, key, game, STORM_EN))
-    assert booklet == "Storm Front" and page in (2, 3)
+    for question in (STORM_FR, STORM_EN):
+        booklet, page = first_citation(ask_api(live_daphne, key, game, question))
+        assert booklet == "Storm Front" and page in (2, 3), question
     follow_up = ask_api(live_daphne, key, game, FOLLOW_UP, [{"question": PHOTO_FR, "answer": ""}])
     assert first_citation(follow_up) == ("Storm Front", 3) and "photograph" in follow_up
 
