@@ -38,6 +38,10 @@ def token():
     return key
 
 
+def diagnostics_of(events) -> dict:
+    return next(e.data for e in events if e.name == "diagnostics")
+
+
 def ask(base_url, token, game, extension, question, **extra):
     body = {"gameId": str(game.pk), "question": question, "extensions": [str(extension.pk)], **extra}
     return httpx.stream(
@@ -69,6 +73,7 @@ def test_stream_sends_meta_phases_context_tokens_diagnostics_done_in_order(live_
     done = events[-1].data
     question_id = events[0].data["questionId"]
     assert done == {"fullAnswer": tokens, "questionId": question_id, "bestScore": done["bestScore"],
+                    "confidence": diagnostics_of(events)["confidence"]["level"],
                     "stickyCardMentions": []}  # no card mentioned: none kept for the next turn
     diagnostics = next(e.data for e in events if e.name == "diagnostics")
     assert {"retrieval", "answer"} <= set(diagnostics["timings"])
@@ -78,6 +83,7 @@ def test_stream_sends_meta_phases_context_tokens_diagnostics_done_in_order(live_
     polled = httpx.get(f"{live_daphne}/api/ask/{question_id}", headers={"Authorization": f"Bearer {token}"})
     assert polled.status_code == 200
     assert polled.json()["answer"] == tokens and polled.json()["intent"] == "rules"
+    assert polled.json()["confidence"] == done["confidence"] in {"high", "medium", "low"}
 
 
 def test_meta_arrives_before_the_answer_is_ready(live_daphne, course_folle, token):
