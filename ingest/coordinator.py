@@ -27,7 +27,7 @@ from rag.sparse import SparseVector
 
 from .events import Listener, Reporter
 from .models import IngestJob
-from .stages import chunk, conflicts, context, embed, hierarchy, images, index, ocr, read
+from .stages import chunk, conflicts, context, embed, hierarchy, images, index, ocr, read, rules
 from .stages.cache import JsonCache
 
 log = logging.getLogger(__name__)
@@ -168,7 +168,9 @@ class Pipeline:
     def chunk(self, pages: list[read.Page]) -> list[chunk.ChunkDraft]:
         with self.reporter.act_scope("chunk", len(pages)):
             self.stats["headings"] = hierarchy.mark_headings(pages)
-            drafts = chunk.chunk_pages(pages)
+            numbered = rules.is_rules_document(pages)
+            drafts = rules.chunk_rules(pages) if numbered else chunk.chunk_pages(pages)
+            self.stats["chunker"] = "rules" if numbered else "paragraphs"
             self.reporter.progress(len(pages), len(pages))
         if not drafts:
             raise IngestFailure(
