@@ -45,6 +45,7 @@ CORPUS_GAMES = [
     },
     {
         "name": "Magic: The Gathering", "slug": "mtg", "language": "en", "card_game": "mtg",
+        "cards": "mtg/mtgjson-v4_DOM_dominaria.json",  # French card texts: the game's terms
         "booklets": [
             {"slug": "mtg", "kind": "base", "name": "Comprehensive Rules", "language": "en",
              "file": "mtg/MagicCompRules_20250207.pdf"},
@@ -56,6 +57,8 @@ CORPUS_GAMES = [
 def corpus_games() -> list[dict]:
     games = json.loads(json.dumps(CORPUS_GAMES))
     for game in games:
+        if game.get("cards"):
+            game["cards_path"] = str(EVAL_CORPUS / game["cards"])
         for booklet in game["booklets"]:
             booklet["path"] = str(EVAL_CORPUS / booklet["file"])
     return games
@@ -71,4 +74,6 @@ def demo_games() -> list[dict]:
 SETS = {
     "corpus": (BASE_DIR / "eval" / "corpus_questions.jsonl", corpus_games),
     "demo": (BASE_DIR / "eval" / "demo_questions.jsonl", demo_games),
+    # questions written to tune the numbered-rules chunker and the game's terms (dev split)
+    "tuning": (BASE_DIR / "eval" / "tuning_cr.jsonl", corpus_games),
 }

@@ -84,6 +84,7 @@ def evaluate(questions: list[dict], modes: dict, reranker=None, log=print) -> tu
             )
             rank = rank_of_gold(found.chunks, question["gold"])
             ranks[(group_of(question), name)].append(rank)
+            ranks[(f"{group_of(question)}:{question.get('lang', '?')}", name)].append(rank)
             row[name] = {"rank": rank, "top": [f"{c.booklet.slug} p.{c.pages}" for c in found.chunks[:3]]}
         details.append(row)
     report = {}
@@ -101,7 +102,7 @@ def print_report(report: dict) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--set", choices=("corpus", "demo", "all"), default="all")
+    parser.add_argument("--set", choices=("corpus", "demo", "tuning", "all"), default="all")
     parser.add_argument("--no-ingest", action="store_true", help="evaluate what is already ingested")
     parser.add_argument("--modes", default="bm25,dense,hybrid")
     parser.add_argument("--json", help="write the report and per-question ranks here")

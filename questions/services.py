@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from games.indexing import sync_if_changed
 from games.models import Extension, Game
+from games.terms import game_terms, rule_keywords
 from oracle_site import components
 from oracle_site.recovery import answering, forget, vouch
 from rag import prompts
@@ -54,6 +55,8 @@ def booklet_ref(booklet) -> BookletRef:
         kind=booklet.kind,
         images_dir=booklet.images_dir,
         language=booklet.language,
+        rule_keywords=rule_keywords(booklet.collection),
+        terms=game_terms(booklet.game),
     )
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from rag import language
+from rag import language, rule_routing
 from rag.fusion import HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, merge_by_score, rrf_v2
 from rag.lexicon import lexicon
 from rag.rerank import RERANK_TOP_N, blend
@@ -50,6 +50,10 @@ class BookletRef:
     kind: str = "base"  # base | extension | advanced_rules | faq
     images_dir: Path | None = None
     language: str = ""  # as the admin gave it: « fr », "en"…; empty when unknown
+    # What the booklet's game and document define (rag.rule_routing): keyword → rule number,
+    # and the game's French ↔ English terms (rag.terms.GameTerms).
+    rule_keywords: dict = field(default_factory=dict, compare=False, hash=False)
+    terms: object = field(default=None, compare=False, hash=False)
 
     @property
     def is_extension(self) -> bool:
@@ -169,7 +173,7 @@ def retrieve(
     """
     timer = _Timer()
     start = time.perf_counter()
-    queries = {"question": question}
+    queries = {"question": rule_routing.search_text(question, booklets)}
     if hyde_passage:
         queries["hyde"] = hyde_passage
     dense_vectors = {}
@@ -177,6 +181,8 @@ def retrieve(
         dense_vectors = {name: embedder.embed_query(text) for name, text in queries.items()}
     start = timer.mark("embed", start)
     lists, dense_scores, rule_hits = _search_all(store, booklets, queries, dense_vectors, modes, question)
+    if "bm25" in modes:
+        lists += rule_routing.keyword_lists(store, booklets, queries["question"])
     start = timer.mark("search", start)
     fused = rrf_v2(lists)
     numbers = rule_numbers_in(question)

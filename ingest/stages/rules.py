@@ -29,6 +29,8 @@ RULE_TARGET_CHARS = 700  # …a longer one is cut into chunks of about this size
 FREE_TARGET_CHARS = 600  # glossary and preamble: as the ordinary chunker
 MAX_TITLE_CHARS = 60
 MAX_KEYWORD_WORDS = 4
+MAX_KEYWORD_SHARE = 0.02  # a keyword in more chunks than this is an everyday word there…
+MIN_COMMON_CHUNKS = 10  # …(a short document: more than this many)
 MAX_RULE_GAP = 5  # 702.18 → 702.19; a few numbers may be retired
 MAX_FIRST_RULE = 1  # a new parent's first rule: 109.1 (FAQs may start at 0)
 
@@ -187,7 +189,28 @@ def chunk_rules(pages: list[Page]) -> list[ChunkDraft]:
             draft = ChunkDraft(pieces=pieces, hierarchy_path=unit.path, hierarchy_level=unit.path.count(" > ") + 1)
             draft.extra = _payload(unit, draft.text)
             drafts.append(draft)
-    return [d for d in drafts if d.anchor is not None]
+    drafts = [d for d in drafts if d.anchor is not None]
+    _drop_common_keywords(drafts)
+    return drafts
+
+
+def _drop_common_keywords(drafts: list[ChunkDraft]) -> None:
+    """A keyword that many chunks use is an everyday word of the document ("Cast", "Play",
+    "Counter" are keyword actions of the Comprehensive Rules): naming it says nothing about
+    which rule a question is about."""
+    texts = [d.text.lower() for d in drafts]
+    keywords = {k for d in drafts for k in d.extra.get("rule_keywords", {})}
+    common = set()
+    for keyword in keywords:
+        pattern = re.compile(rf"\b{re.escape(keyword)}\b")
+        if sum(1 for text in texts if pattern.search(text)) > max(MIN_COMMON_CHUNKS, MAX_KEYWORD_SHARE * len(texts)):
+            common.add(keyword)
+    for draft in drafts:
+        kept = {k: n for k, n in draft.extra.get("rule_keywords", {}).items() if k not in common}
+        if kept:
+            draft.extra["rule_keywords"] = kept
+        else:
+            draft.extra.pop("rule_keywords", None)
 
 
 def _pack(unit: RuleUnit, target: int, limit: int) -> list[list[Piece]]:
