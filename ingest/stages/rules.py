@@ -29,6 +29,7 @@ RULE_TARGET_CHARS = 700  # …a longer one is cut into chunks of about this size
 FREE_TARGET_CHARS = 600  # glossary and preamble: as the ordinary chunker
 MAX_TITLE_CHARS = 60
 MAX_KEYWORD_WORDS = 4
+EXAMPLE_PREFIXES = ("Example", "Exemple")
 MAX_KEYWORD_SHARE = 0.02  # a keyword in more chunks than this is an everyday word there…
 MIN_COMMON_CHUNKS = 10  # …(a short document: more than this many)
 MAX_RULE_GAP = 5  # 702.18 → 702.19; a few numbers may be retired
@@ -235,9 +236,20 @@ def _pack(unit: RuleUnit, target: int, limit: int) -> list[list[Piece]]:
 
 
 def _atoms(blocks: list[list[Piece]], target: int) -> list[list[Piece]]:
-    atoms = []
+    """The units a long rule is cut between: its sub-rules, or the paragraphs of a sub-rule
+    longer than a chunk, an "Example:" staying with the paragraph before it when both fit."""
+    atoms: list[list[Piece]] = []
     for block in blocks:
-        atoms += [[piece] for piece in block] if _size(block) > target else [block]
+        if _size(block) <= target:
+            atoms.append(block)
+            continue
+        parts: list[list[Piece]] = []
+        for piece in block:
+            if parts and piece.text.startswith(EXAMPLE_PREFIXES) and _size(parts[-1] + [piece]) <= RULE_MAX_CHARS:
+                parts[-1] = parts[-1] + [piece]
+            else:
+                parts.append([piece])
+        atoms += parts
     return atoms
 
 
