@@ -298,10 +298,12 @@ class Decklist(IndexedRow):
 
 class GameTerm(models.Model):
     """A French ↔ English term of one game, learnt from what it ships (rag.terms): parallel
-    card texts of its catalog. Used to search a booklet in the other language."""
+    card texts of its catalog, same-numbered headings of a booklet and its translation. Used
+    to search a booklet in the other language."""
 
     class Source(models.TextChoices):
         CARDS = "cards", _("textes des cartes")
+        BOOKLETS = "booklets", _("titres des livrets traduits")
         MANUAL = "manual", _("saisi à la main")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="terms")

@@ -4,6 +4,9 @@ Both are read from the database, the source of truth, and handed to `rag` as pla
 - `learn_card_terms(game)` rebuilds the terms learnt from the card catalog's parallel
   texts (`rag.terms.learn_from_cards`); `import_cards` calls it after each import. Terms
   typed by hand (source « manual ») are kept and win.
+- `learn_booklet_terms(game)` rebuilds the terms learnt from a French and an English
+  booklet of the game that are translations of each other (same-numbered headings); the
+  ingestion calls it after each booklet.
 - `game_terms(game)` is the `rag.terms.GameTerms` of a game, cached until its terms change.
 - `rule_keywords(collection)` is the keyword → rule number map a numbered-rules booklet
   stored in its chunks' payload at ingestion (`ingest.stages.rules`), cached per index
@@ -16,7 +19,8 @@ import threading
 
 from django.db import transaction
 
-from rag.terms import GameTerms, learn_from_cards
+from rag.language import ENGLISH, FRENCH, normalise
+from rag.terms import GameTerms, learn_from_cards, learn_from_headings
 
 from .models import Card, Chunk, Game, GameTerm, IndexState
 
@@ -37,6 +41,31 @@ def learn_card_terms(game: Game) -> int:
     ]
     with transaction.atomic():
         GameTerm.objects.filter(game=game, source=GameTerm.Source.CARDS).delete()
+        GameTerm.objects.bulk_create(rows, ignore_conflicts=True)
+    return len(rows)
+
+
+def learn_booklet_terms(game: Game) -> int:
+    """Replace the game's heading-learnt terms: same-numbered headings of each French and
+    English pair of its booklets that are translations of each other (rag.terms)."""
+    headings: dict[str, set[str]] = {FRENCH: set(), ENGLISH: set()}
+    by_booklet = []
+    for booklet in [game.base_booklet] + [ext.booklet for ext in game.extensions.all()]:
+        lang = normalise(booklet.language)
+        if lang in headings:
+            paths = booklet.chunks().exclude(is_forum=True).values_list("hierarchy_path", flat=True)
+            by_booklet.append((lang, {part for path in paths for part in path.split(" > ") if part}))
+    pairs = [
+        pair
+        for lang, french in by_booklet
+        if lang == FRENCH
+        for other, english in by_booklet
+        if other == ENGLISH
+        for pair in learn_from_headings(french, english)
+    ]
+    rows = [GameTerm(game=game, french=p.french[:120], english=p.english[:120], source=GameTerm.Source.BOOKLETS) for p in pairs]
+    with transaction.atomic():
+        GameTerm.objects.filter(game=game, source=GameTerm.Source.BOOKLETS).delete()
         GameTerm.objects.bulk_create(rows, ignore_conflicts=True)
     return len(rows)
 

@@ -19,6 +19,7 @@ from pdfminer.pdfparser import PDFSyntaxError
 from pdfminer.psparser import PSException
 
 from games.models import Chunk
+from games.terms import learn_booklet_terms
 from oracle_site.pdf_guard import HostilePdf, check_pdf, limits_from_settings
 from oracle_site.recovery import job_heartbeat
 from rag import language
@@ -224,6 +225,7 @@ class Pipeline:
             notes = self.detect_conflicts(drafts, dense, sparse)
             rows = index.build_rows(self.job, self.booklet, drafts, dense, sparse, notes, self.stats["embedder"])
             self.stats["replaced_chunks"] = index.replace_booklet_rows(self.job, self.booklet, rows)
+            self.stats["booklet_terms"] = learn_booklet_terms(self.booklet.game)
             if self.components.store_is_shared():  # a local folder belongs to the web process
                 index.sync_now(self.booklet.collection)
             self.reporter.progress(len(drafts), len(drafts))

@@ -8,6 +8,9 @@ are translations of each other: « Défense talismanique » = Hexproof, « Conta
 Deathtouch. A pair seen on several cards is kept when it is the most frequent translation of
 its English term.
 
+Two booklets of one game in both languages (a rulebook and its translation) give their
+same-numbered headings (`learn_from_headings`).
+
 A general dictionary knows neither (« talismanique » is in no FreeDict entry), and the dense
 embedder does not link « défense talismanique » to "hexproof" either. `expand_question`
 appends the game's terms in the booklet's language to the question, so both the BM25 query
@@ -88,6 +91,39 @@ def learn_from_cards(cards: Iterable[tuple[str, str]]) -> list[TermPair]:
         if support >= MIN_SUPPORT and french != english:
             pairs.append(TermPair(french=french, english=english, support=support))
     return pairs
+
+
+# --- booklets of one game in both languages -------------------------------------------------
+
+MIN_SHARED_HEADINGS = 4
+TRANSLATION_SHARE = 0.8  # of the numbered headings of each booklet: the same outline
+_NUMBERED_TITLE_RE = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)\.?\s+([^\d].{1,60})$")
+_ARTICLE_RE = re.compile(r"^(?:le|la|les|l'|un|une|des|du|the|a|an)\s*", re.IGNORECASE)
+
+
+def numbered_titles(headings: Iterable[str]) -> dict[str, str]:
+    """number → title of the numbered headings ("4.3 La dérive" → {"4.3": "dérive"})."""
+    titles = {}
+    for heading in headings:
+        match = _NUMBERED_TITLE_RE.match(heading.strip())
+        if match:
+            titles.setdefault(match.group(1), _ARTICLE_RE.sub("", match.group(2).strip()))
+    return titles
+
+
+def learn_from_headings(french: Iterable[str], english: Iterable[str]) -> list[TermPair]:
+    """Pairs of same-numbered headings of two booklets that are translations of each other.
+
+    Two booklets are taken for translations only when most numbered headings of each have
+    their number in the other: an expansion that reuses the numbers of a few base sections
+    (« 4.3 La dérive » / "4.3 Lightning Rods", a different rule) is not one.
+    """
+    ours, theirs = numbered_titles(french), numbered_titles(english)
+    shared = sorted(ours.keys() & theirs.keys(), key=lambda n: tuple(int(p) for p in n.split(".")))
+    if len(shared) < MIN_SHARED_HEADINGS or len(shared) < TRANSLATION_SHARE * max(len(ours), len(theirs)):
+        return []
+    pairs = [TermPair(french=fold(ours[n]), english=fold(theirs[n])) for n in shared]
+    return [p for p in pairs if p.french and p.english and p.french != p.english]
 
 
 class GameTerms:

@@ -8,9 +8,9 @@ import json
 
 from games.cards import import_cards
 from games.models import GameTerm
-from games.terms import game_terms, learn_card_terms
+from games.terms import game_terms, learn_booklet_terms, learn_card_terms
 from rag.terms import expand_question
-from tests.factories import GameFactory
+from tests.factories import ChunkFactory, ExtensionFactory, GameFactory
 
 CARDS = [
     ("Arvad the Cursed", "Deathtouch, lifelink\nOther legendary creatures you control get +2/+2.",
@@ -76,3 +76,36 @@ def test_terms_typed_by_hand_survive_a_new_import(db, tmp_path):
 
     assert list(GameTerm.objects.filter(game=game, english="hexproof").values_list("french", flat=True)) == ["défense magique"]
     assert game_terms(GameFactory(name="Catan", slug="catan")) is None
+
+
+FRENCH_OUTLINE = ["1. Mise en place", "2. Tour de jeu", "2.1 La pioche", "2.2 La défausse", "3. Fin de partie",
+                  "3.1 Le décompte"]
+ENGLISH_OUTLINE = ["1. Setup", "2. Game turn", "2.1 The draw pile", "2.2 The discard pile", "3. End of the game",
+                   "3.1 Scoring"]
+
+
+def booklet_with_outline(game, outline, extension=None):
+    for ordinal, heading in enumerate(outline):
+        ChunkFactory(game=game, extension=extension, ordinal=ordinal, hierarchy_path=f"Règles > {heading}")
+
+
+def test_a_booklet_and_its_translation_teach_their_headings(db):
+    game = GameFactory(name="Sky Race", slug="sky-race", language="fr")
+    booklet_with_outline(game, FRENCH_OUTLINE)
+    translation = ExtensionFactory(game=game, name="Sky Race (English)", kind="faq", language="en")
+    booklet_with_outline(game, ENGLISH_OUTLINE, translation)
+
+    assert learn_booklet_terms(game) == 6
+    pairs = set(GameTerm.objects.filter(game=game, source=GameTerm.Source.BOOKLETS).values_list("french", "english"))
+    assert ("pioche", "draw pile") in pairs and ("decompte", "scoring") in pairs
+    assert expand_question("Quand mélange-t-on la défausse ?", game_terms(game), "fr", {"en"}).endswith("(discard pile)")
+
+
+def test_an_expansion_reusing_a_few_section_numbers_is_not_a_translation(db):
+    game = GameFactory(name="Sky Race", slug="sky-race", language="fr")
+    booklet_with_outline(game, FRENCH_OUTLINE)
+    expansion = ExtensionFactory(game=game, name="Storm", language="en")
+    booklet_with_outline(game, ["2.1 Lightning rods", "3.1 Storm scoring"], expansion)
+
+    assert learn_booklet_terms(game) == 0
+    assert game_terms(game) is None
