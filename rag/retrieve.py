@@ -182,7 +182,7 @@ def retrieve(
     start = timer.mark("embed", start)
     lists, dense_scores, rule_hits = _search_all(store, booklets, queries, dense_vectors, modes, question)
     if "bm25" in modes:
-        lists += rule_routing.keyword_lists(store, booklets, queries["question"])
+        lists += rule_routing.keyword_lists(store, booklets, queries["question"], lists)
     start = timer.mark("search", start)
     fused = rrf_v2(lists)
     numbers = rule_numbers_in(question)

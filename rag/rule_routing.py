@@ -24,6 +24,8 @@ from rag.terms import expand_question, fold
 KEYWORD_LIST = "keyword:rules"
 CHUNKS_PER_RULE = 2  # a long rule is several chunks: its two best for this question
 MAX_ROUTED_RULES = 3
+RULE_CHUNKS_READ = 8  # every chunk of a long rule (702.19 is five)
+LIST_MISS_RANK = 1_000
 
 
 def search_text(question: str, booklets) -> str:
@@ -53,18 +55,26 @@ def named_rules(text: str, keywords: dict[str, str]) -> list[str]:
 @lru_cache(maxsize=32)
 def _pattern(keywords: tuple[str, ...]) -> re.Pattern:
     names = sorted({fold(k) for k in keywords if fold(k)}, key=len, reverse=True)
-    return re.compile(r"(?<![a-z0-9'])(?:" + "|".join(re.escape(n) for n in names) + r")(?![a-z0-9])")
+    return re.compile(r"(?<![a-z0-9])(?:" + "|".join(re.escape(n) for n in names) + r")(?![a-z0-9])")
 
 
-def keyword_lists(store, booklets, text: str) -> list[RankedList]:
-    """One ranked list of the chunks stating the rules of the keywords `text` names."""
+def keyword_lists(store, booklets, text: str, lists: list[RankedList] = ()) -> list[RankedList]:
+    """One ranked list of the chunks stating the rules of the keywords `text` names.
+
+    A long rule is several chunks: its CHUNKS_PER_RULE best are the ones the question's other
+    searches (`lists`: dense understands a French question about an English rule) rank
+    highest, then the rule's first chunks (its heading and first sub-rules).
+    """
     hits = []
-    vector = None
     for booklet in booklets:
         numbers = named_rules(text, getattr(booklet, "rule_keywords", None) or {})
-        if not numbers:
-            continue
-        vector = vector or query_vector(text)
         for number in numbers:
-            hits += store.search_sparse(booklet.collection, vector, CHUNKS_PER_RULE, filter={"rule": number})
+            found = store.search_sparse(booklet.collection, query_vector(number), RULE_CHUNKS_READ, filter={"rule": number})
+            hits += sorted(found, key=lambda hit: _rank_elsewhere(hit, lists))[:CHUNKS_PER_RULE]
     return [RankedList(KEYWORD_LIST, QUESTION_WEIGHT, hits)] if hits else []
+
+
+def _rank_elsewhere(routed, lists) -> tuple[int, int]:
+    """(best rank in the other lists, position in the booklet) of a chunk of a named rule."""
+    ranks = [rank for ranked in lists for rank, hit in enumerate(ranked.hits) if hit.id == routed.id]
+    return (min(ranks) if ranks else LIST_MISS_RANK, int(routed.payload.get("ordinal") or 0))

@@ -44,10 +44,11 @@ class TermPair:
 
 
 def fold(text: str) -> str:
-    """Lower case, accents off, apostrophes and spaces normalised: what term matching compares."""
-    text = unicodedata.normalize("NFKD", text.replace("’", "'"))
+    """Lower case, accents off, words only (an elision is a word of its own): what term
+    matching compares."""
+    text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
-    return " ".join(re.findall(r"[a-z0-9']+", text))
+    return " ".join(re.findall(r"[a-z0-9]+", text))  # « l'initiative » → "l initiative"
 
 
 def _keyword_items(line: str) -> list[str] | None:
@@ -160,7 +161,7 @@ class GameTerms:
 def _alternation(terms: list[str]) -> re.Pattern | None:
     if not terms:
         return None
-    return re.compile(r"(?<![a-z0-9'])(?:" + "|".join(re.escape(t) for t in terms) + r")(?![a-z0-9])")
+    return re.compile(r"(?<![a-z0-9])(?:" + "|".join(re.escape(t) for t in terms) + r")(?![a-z0-9])")
 
 
 def expand_question(question: str, terms: GameTerms | None, source: str | None, targets: set[str]) -> str:

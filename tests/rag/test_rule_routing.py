@@ -33,7 +33,8 @@ RULES = {
              "A blocked creature assigns its combat damage to the creatures blocking it.",
 }
 KEYWORDS = {"hexproof": "702.11", "deathtouch": "702.2", "trample": "702.19"}
-TERMS = GameTerms([("défense talismanique", "hexproof"), ("contact mortel", "deathtouch"), ("piétinement", "trample")])
+TERMS = GameTerms([("défense talismanique", "hexproof"), ("contact mortel", "deathtouch"), ("piétinement", "trample"),
+                   ("initiative", "first strike")])
 CR = BookletRef(collection="rules_cr", slug="cr", name="Comprehensive Rules", language="en",
                 rule_keywords=KEYWORDS, terms=TERMS)
 
@@ -71,6 +72,7 @@ def test_without_the_games_terms_the_french_keyword_is_not_understood(store):
     # neither FreeDict nor the embedder knows « talismanique »: another rule comes first
     assert first_rule(store, "Que fait la défense talismanique ?", bare) != "702.11"
     assert search_text("Que fait la défense talismanique ?", [CR]).endswith("(hexproof)")
+    assert search_text("Quand l'initiative s'applique-t-elle ?", [CR]).endswith("(first strike)")  # after an elision
 
 
 def test_a_named_keyword_adds_the_chunks_of_its_rule(store):
