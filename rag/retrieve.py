@@ -5,7 +5,9 @@ and a BM25 search per booklet collection, concurrently, merges each kind of sear
 collections by score and fuses the lists with RRF v2. A booklet in the other language than
 the question (French/English) is searched with the question's words translated
 (`rag.sparse.translated_query`). A rule number named in the question
-("702.2b", « règle 4.1 ») puts the chunk that states that rule first. Step 2 reranks the top
+("702.2b", « règle 4.1 ») puts the chunk that states that rule first; a keyword the booklet
+defines (« 702.19. Trample ») adds its rule's chunks as one more list, and the game's own terms
+carry a French keyword to an English booklet (`rag.rule_routing`). Step 2 reranks the top
 50 when a cross-encoder is configured. Forum chunks are dropped for synergy, deckbuilding
 and meta questions.
 """
