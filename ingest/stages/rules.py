@@ -107,7 +107,9 @@ class _Walker:
         if len(parts) == 1:
             return bool(_title(rest)) and parts > self.last.get(width, ())[:1]
         previous = self.last.get(width, ())
-        if len(previous) != len(parts):
+        if len(previous) < len(parts):  # a rule under the heading just read: « 100. » → 100.1
+            return parts[: len(previous)] == previous
+        if len(previous) > len(parts):
             return parts > previous[: len(parts)]
         if parts[:-1] == previous[:-1]:
             return 0 < parts[-1] - previous[-1] <= MAX_RULE_GAP
