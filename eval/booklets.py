@@ -72,6 +72,7 @@ CORPUS_GAMES = [
     },
     {
         "name": "Magic: The Gathering", "slug": "mtg", "language": "en", "card_game": "mtg",
+        "cards": "mtg/mtgjson-v4_DOM_dominaria.json",  # French card texts: the game's terms
         "booklets": [
             {"slug": "mtg", "kind": "base", "name": "Comprehensive Rules", "language": "en",
              "file": "mtg/MagicCompRules_20250207.pdf"},
@@ -83,6 +84,8 @@ CORPUS_GAMES = [
 def corpus_games() -> list[dict]:
     games = json.loads(json.dumps(CORPUS_GAMES))
     for game in games:
+        if game.get("cards"):
+            game["cards_path"] = str(EVAL_CORPUS / game["cards"])
         for booklet in game["booklets"]:
             booklet["path"] = str(EVAL_CORPUS / booklet["file"])
     return games

@@ -26,6 +26,16 @@ def ensure_rows(spec: dict) -> Game:
     return game
 
 
+def import_catalog(game: Game, spec: dict, log=print) -> None:
+    """The game's card file, rows only (no embedding): the game's terms are learnt from it."""
+    from games.card_catalog import import_cards
+    from games.models import Card
+
+    if spec.get("cards_path") and not Card.objects.filter(game=game).exists():
+        report = import_cards(game, spec["cards_path"])
+        log(f"  {spec['slug']}: {report.read} cards, {report.terms} French/English terms")
+
+
 def has_chunks(game: Game, booklet: dict) -> bool:
     if booklet["kind"] == "base":
         return Chunk.objects.filter(game=game, extension=None).exists()
@@ -41,6 +51,7 @@ def ingest_games(games: list[dict], log=print) -> dict[str, float]:
     timings = {}
     for spec in games:
         game = ensure_rows(spec)
+        import_catalog(game, spec, log)
         for booklet in spec["booklets"]:
             if has_chunks(game, booklet):
                 continue

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Card, Chunk, Decklist, Extension, Game, IndexState
+from .models import Card, Chunk, Decklist, Extension, Game, GameTerm, IndexState
 
 
 class ExtensionInline(admin.TabularInline):
@@ -64,3 +64,13 @@ class DecklistAdmin(admin.ModelAdmin):
     search_fields = ("name", "source")
     exclude = ("dense", "sparse")
     readonly_fields = ("embedder", "embedded_text_hash", "indexed", "created_at")
+
+
+@admin.register(GameTerm)
+class GameTermAdmin(admin.ModelAdmin):
+    """Terms learnt from the card catalog are rebuilt at each import; add a « manual » one to
+    correct a learnt pair (it wins for its English term)."""
+
+    list_display = ("french", "english", "game", "source", "support")
+    list_filter = ("source", "game")
+    search_fields = ("french", "english")

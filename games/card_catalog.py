@@ -33,6 +33,7 @@ from .card_lookup import (  # noqa: F401  (look-ups callers import from here)
 )
 from .index_state import mark_changed
 from .models import Card, Game
+from .terms import learn_card_terms
 
 MTG_SKIPPED_LAYOUTS = {"token", "double_faced_token", "art_series", "emblem", "vanguard", "scheme", "planar"}
 FAB_PITCH_COLORS = {1: "red", 2: "yellow", 3: "blue"}
@@ -52,6 +53,7 @@ class ImportReport:
     created: int = 0
     updated: int = 0
     unchanged: int = 0
+    terms: int = 0  # French ↔ English terms learnt from the cards' two texts (games.terms)
     errors: list[str] = field(default_factory=list)
 
 
@@ -336,6 +338,7 @@ def import_cards(game: Game, path: Path, progress: Callable[[int], None] | None 
     with transaction.atomic():
         mark_changed(card_collection(game))
     forget_catalog(game)
+    report.terms = learn_card_terms(game)
     return report
 
 

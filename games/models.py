@@ -295,3 +295,29 @@ class Decklist(IndexedRow):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.format})"
+
+
+class GameTerm(models.Model):
+    """A French ↔ English term of one game, learnt from what it ships (rag.terms): parallel
+    card texts of its catalog, same-numbered headings of a booklet and its translation. Used
+    to search a booklet in the other language."""
+
+    class Source(models.TextChoices):
+        CARDS = "cards", _("textes des cartes")
+        BOOKLETS = "booklets", _("titres des livrets traduits")
+        MANUAL = "manual", _("saisi à la main")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="terms")
+    french = models.CharField(_("terme français"), max_length=120)
+    english = models.CharField(_("terme anglais"), max_length=120)
+    source = models.CharField(_("source"), max_length=10, choices=Source.choices, default=Source.CARDS)
+    support = models.PositiveIntegerField(_("occurrences"), default=1)
+
+    class Meta:
+        ordering = ["game", "english"]
+        constraints = [models.UniqueConstraint(fields=["game", "french", "english"], name="game_term_unique_pair")]
+        verbose_name = _("terme du jeu")
+        verbose_name_plural = _("termes du jeu (français ↔ anglais)")
+
+    def __str__(self) -> str:
+        return f"{self.french} = {self.english}"

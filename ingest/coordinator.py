@@ -19,6 +19,7 @@ from pdfminer.pdfparser import PDFSyntaxError
 from pdfminer.psparser import PSException
 
 from games.models import Chunk
+from games.terms import learn_booklet_terms
 from rag import language
 from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
@@ -28,7 +29,7 @@ from .job_schedule import pause_for_quota
 from .models import IngestJob
 from .pdf_guard import HostilePdf, check_pdf, limits_from_settings
 from .recovery import job_heartbeat
-from .stages import chunk, conflicts, context, embed, hierarchy, images, index, ocr, read
+from .stages import chunk, conflicts, context, embed, hierarchy, images, index, ocr, read, rules
 from .stages.cache import JsonCache
 
 log = logging.getLogger(__name__)
@@ -167,7 +168,9 @@ class Pipeline:
     def chunk(self, pages: list[read.Page]) -> list[chunk.ChunkDraft]:
         with self.reporter.act_scope("chunk", len(pages)):
             self.stats["headings"] = hierarchy.mark_headings(pages)
-            drafts = chunk.chunk_pages(pages)
+            numbered = rules.is_rules_document(pages)
+            drafts = rules.chunk_rules(pages) if numbered else chunk.chunk_pages(pages)
+            self.stats["chunker"] = "rules" if numbered else "paragraphs"
             self.reporter.progress(len(pages), len(pages))
         if not drafts:
             raise IngestFailure(
@@ -221,6 +224,7 @@ class Pipeline:
             notes = self.detect_conflicts(drafts, dense, sparse)
             rows = index.build_rows(self.job, self.booklet, drafts, dense, sparse, notes, self.stats["embedder"])
             self.stats["replaced_chunks"] = index.replace_booklet_rows(self.job, self.booklet, rows)
+            self.stats["booklet_terms"] = learn_booklet_terms(self.booklet.game)
             if self.components.store_is_shared():  # a local folder belongs to the web process
                 index.sync_now(self.booklet.collection)
             self.reporter.progress(len(drafts), len(drafts))

@@ -1,6 +1,7 @@
 """The booklets of a question, as the ask flow and the answer renderer see them (no ORM)."""
 
 from games.models import Game
+from games.terms import game_terms, rule_keywords
 from rag.retrieve import BookletRef
 
 
@@ -13,6 +14,8 @@ def booklet_ref(booklet) -> BookletRef:
         images_dir=booklet.images_dir,
         language=booklet.language,
         id=str(booklet.owner.pk),
+        rule_keywords=rule_keywords(booklet.collection),
+        terms=game_terms(booklet.game),
     )
 
 

@@ -5,7 +5,9 @@ and a BM25 search per booklet collection, concurrently, merges each kind of sear
 collections by score and fuses the lists with RRF v2. A booklet in the other language than
 the question (French/English) is searched with the question's words translated
 (`rag.sparse.translated_query`). A rule number named in the question
-("702.2b", « règle 4.1 ») puts the chunk that states that rule first. Step 2 reranks the top
+("702.2b", « règle 4.1 ») puts the chunk that states that rule first; a keyword the booklet
+defines (« 702.19. Trample ») adds its rule's chunks as one more list, and the game's own terms
+carry a French keyword to an English booklet (`rag.rule_routing`). Step 2 reranks the top
 50 when a cross-encoder is configured. Forum chunks are dropped for synergy, deckbuilding
 and meta questions.
 """
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from rag import language
+from rag import language, rule_routing
 from rag.fusion import CONTEXT_WEIGHT, HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, merge_by_score, rrf_v2
 from rag.lexicon import lexicon
 from rag.overrides import overrides_first
@@ -49,6 +51,10 @@ class BookletRef:
     images_dir: Path | None = None
     language: str = ""  # as the admin gave it: « fr », "en"…; empty when unknown
     id: str = ""  # the booklet's id in links (the game's for the base booklet); empty when none
+    # What the booklet's game and document define (rag.rule_routing): keyword → rule number,
+    # and the game's French ↔ English terms (rag.terms.GameTerms).
+    rule_keywords: dict = field(default_factory=dict, compare=False, hash=False)
+    terms: object = field(default=None, compare=False, hash=False)
 
     @property
     def is_extension(self) -> bool:
@@ -66,7 +72,7 @@ class RetrievedChunk:
     rerank_score: float | None = None
     rule_match: bool = False
     overrides: "RetrievedChunk | None" = None  # the base passage this one changes (rag.overrides)
-    found_by: tuple[str, ...] = ()  # the kinds of search that found it: "dense", "bm25"
+    found_by: tuple[str, ...] = ()  # the kinds of search that found it: "dense", "bm25", "keyword"
     search_ranks: dict = field(default_factory=dict)  # "dense" / "bm25" → its rank (0 = first) for the question
 
     @property
@@ -176,9 +182,10 @@ def retrieve(
     """
     timer = _Timer()
     start = time.perf_counter()
-    queries = {"question": question, **({"hyde": hyde_passage} if hyde_passage else {})}
-    if context_text:
-        queries["context"] = context_text
+    queries = {"question": rule_routing.search_text(question, booklets)}
+    queries.update({"hyde": hyde_passage} if hyde_passage else {})
+    if context_text:  # the game's terms carried to the other language, as for the question
+        queries["context"] = rule_routing.search_text(context_text, booklets)
     dense_vectors = {name: embedder.embed_query(text) for name, text in queries.items()} if "dense" in modes else {}
     start = timer.mark("embed", start)
     submit = executor.submit if executor is not None else _run_now
@@ -240,7 +247,10 @@ def _search_all(store, booklets, queries, dense_vectors, modes, question, submit
         for hit in hits
     }  # fmt: skip
     rule_hits = [hit for job in rule_jobs for hit in job.result()]
-    return _ranked_lists(results, queries, translated), dense_scores, rule_hits
+    lists = _ranked_lists(results, queries, translated)
+    if "bm25" in modes:  # the rules of the keywords the question names, one more list
+        lists += rule_routing.keyword_lists(store, booklets, queries["question"], lists)
+    return lists, dense_scores, rule_hits
 
 
 def _ranked_lists(results: dict, queries: dict, translated: dict) -> list[RankedList]:

@@ -41,6 +41,7 @@ class ChunkDraft:
     hierarchy_path: str = ""
     hierarchy_level: int = 0
     context: str = ""
+    extra: dict = field(default_factory=dict)  # payload fields of this chunk (numbered rules)
 
     @property
     def text(self) -> str:

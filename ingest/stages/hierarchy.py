@@ -255,7 +255,8 @@ def _short_line(paragraph: Paragraph) -> bool:
 
 
 def assign_paths(pages: list[Page], drafts) -> None:
-    """Give each chunk the outline position of its first own paragraph."""
+    """Give each chunk the outline position of its first own paragraph (a path the chunker
+    already set, a numbered rule's, is kept)."""
     positions: dict[int, tuple[str, int]] = {}
     outline = Outline()
     for paragraph in (p for page in pages for p in page.paragraphs):
@@ -263,5 +264,7 @@ def assign_paths(pages: list[Page], drafts) -> None:
             outline.enter(paragraph)
         positions[id(paragraph)] = (outline.path, outline.level)
     for draft in drafts:
+        if draft.hierarchy_path:
+            continue
         anchor = draft.anchor
         draft.hierarchy_path, draft.hierarchy_level = positions.get(id(anchor), ("", 0))

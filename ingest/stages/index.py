@@ -51,7 +51,7 @@ def build_rows(job, booklet: Booklet, drafts: list[ChunkDraft], dense, sparse, a
             page_offsets=draft.page_offsets,
             hierarchy_path=draft.hierarchy_path[:500],
             hierarchy_level=draft.hierarchy_level,
-            payload={**common, **annotations[ordinal]},
+            payload={**common, **draft.extra, **annotations[ordinal]},
             embedder=embedder_name,
             sparse=sparse[ordinal].as_dict(),
             indexed=False,

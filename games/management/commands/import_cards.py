@@ -59,7 +59,7 @@ class Command(BaseCommand):
         bar.close()
         self.stdout.write(
             f"{report.read} cards read: {report.created} created, {report.updated} updated, "
-            f"{report.unchanged} unchanged."
+            f"{report.unchanged} unchanged; {report.terms} French/English terms learnt."
         )
         if no_embed:
             return
