@@ -8,6 +8,7 @@ import uuid
 
 import pytest
 
+from rag.followup import context_query
 from rag.retrieve import BookletRef, retrieve
 from rag.rule_routing import keyword_lists, named_rules, search_text
 from rag.sparse import document_vector
@@ -88,3 +89,16 @@ def test_keywords_are_matched_as_whole_words_longest_first():
     assert named_rules("How does trample over planeswalkers work?", keywords) == ["702.19c"]
     assert named_rules("Can it reach? And trample?", keywords) == ["702.17", "702.19"]
     assert named_rules("Who reaches the end?", keywords) == []
+
+
+def test_a_follow_up_keeps_its_keyword_rule_and_searches_the_previous_question_too(store):
+    # The follow-up names deathtouch; the previous question (rag.followup's context query) was
+    # about trample: the keyword's rule leads and the earlier subject is still found.
+    follow_up = "Et avec le contact mortel ?"
+    context = context_query(follow_up, [{"question": "Comment fonctionne le piétinement quand il bloque ?"}])
+    found = retrieve(follow_up, store=store, embedder=embedder(), booklets=[CR], context_text=context)
+
+    assert [chunk.payload["rule"] for chunk in found.chunks[:2]] == ["702.2", "702.19"]
+    alone = retrieve(follow_up, store=store, embedder=embedder(), booklets=[CR])
+    assert alone.chunks[0].payload["rule"] == "702.2"
+    assert alone.chunks[1].payload["rule"] != "702.19"  # alone, the earlier subject is not second
