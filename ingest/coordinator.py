@@ -8,7 +8,6 @@ A quota error from an LLM stage pauses the job (ingest.scheduling), it never fai
 from __future__ import annotations
 
 import logging
-import time
 from pathlib import Path
 
 from django.conf import settings
@@ -27,7 +26,7 @@ from rag.sparse import SparseVector
 
 from .events import Listener, Reporter
 from .models import IngestJob
-from .stages import chunk, conflicts, context, embed, hierarchy, images, index, ocr, read
+from .stages import chunk, conflicts, context, embed, hierarchy, index, ocr, read
 from .stages.cache import JsonCache
 
 log = logging.getLogger(__name__)
@@ -111,7 +110,6 @@ class Pipeline:
         self.contextualise(drafts)
         dense, sparse = self.embed(drafts)
         self.archive(drafts, dense, sparse)
-        self.render_images(pdf, len(pages))
         self.stats.update(pages=len(pages), chunks=len(drafts))
         return self.stats
 
@@ -246,16 +244,6 @@ class Pipeline:
         )
         self.stats["conflict_candidates"] = sum(1 for f in found if f)
         return [conflicts.annotations(f, c) for f, c in zip(found, classes)]
-
-    def render_images(self, pdf: Path, page_count: int) -> None:
-        started = time.monotonic()
-        try:
-            self.stats["images_rendered"] = images.render_pages(
-                pdf, page_count, self.booklet.images_dir, dpi=settings.PAGE_IMAGES_DPI, workers=settings.OCR_CONCURRENCY
-            )
-        except Exception as exc:  # noqa: BLE001 - pages images are a comfort, not a requirement
-            self.reporter.warning(_("Les images des pages n'ont pas pu être produites : %(error)s") % {"error": exc})
-        self.reporter.timings["images"] = round(time.monotonic() - started, 3)
 
 
 def ocr_settings() -> ocr.OcrSettings:

@@ -142,7 +142,7 @@ def profile_stages(pdf: Path, sample: int = 96) -> None:
     from games.models import Game
     from ingest import services
     from ingest.coordinator import ocr_settings
-    from ingest.stages import chunk, context, embed, hierarchy, images, index, ocr, read
+    from ingest.stages import chunk, context, embed, hierarchy, index, ocr, read
     from oracle_site import components
     from rag.sparse import document_vector
 
@@ -171,14 +171,16 @@ def profile_stages(pdf: Path, sample: int = 96) -> None:
     embed_estimate = (time.monotonic() - started) * len(texts) / len(picked)
     dense = np.zeros((len(drafts), embedder.dim), dtype=np.float32)  # vectors' values do not change the write cost
     rows = timed("index", lambda: index.replace_booklet_rows(job, booklet, index.build_rows(job, booklet, drafts, dense, sparse, [{}] * len(drafts), embedder.name)))
-    timed("images", lambda: images.render_pages(pdf, len(pages), booklet.images_dir, workers=2))
+    from rag import page_render
+
+    timed("images", lambda: page_render.render_all(pdf, booklet.images_dir, dpi=300, threads=2))  # prerender_pages, not ingestion
     others = sum(v for k, v in timings.items() if k != "images")
     print(f"\n== {pdf.name} (stage profile): {len(pages)} pages, {len(drafts)} chunks, OCR {decision.outcome}, load average {os.getloadavg()[0]:.1f}")
     for name, seconds in timings.items():
         print(f"  {name:<10} {seconds:8.2f} s  {seconds / len(pages):7.3f} s/page")
     print(f"  embedder: {len(picked)} sampled chunks, extrapolated to all {len(texts)}: {embed_estimate:.1f} s ({embed_estimate / len(pages):.3f} s/page)")
     print(f"  stages other than embed/OCR/images: {others:.2f} s = {100 * others / embed_estimate:.1f}% of embedding")
-    print(f"  page images: {timings['images']:.1f} s = {100 * timings['images'] / embed_estimate:.1f}% of embedding")
+    print(f"  page images (prerender_pages, no longer part of ingestion): {timings['images']:.1f} s = {100 * timings['images'] / embed_estimate:.1f}% of embedding")
     own, children = peak_rss_mb()
     print(f"  peak RSS: {own:.0f} MB (this process), {children:.0f} MB (largest child)")
 
