@@ -8,8 +8,8 @@ class GamesConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_save
 
+        from . import rag_config
         from .bgg_sync import fetch_metadata_when_bgg_id_set
-        from .page_images import configure_lazy_rendering
 
         post_save.connect(fetch_metadata_when_bgg_id_set, sender="games.Game", dispatch_uid="bgg-metadata-on-save")
-        configure_lazy_rendering()  # page images are rendered when an answer first needs one
+        rag_config.connect()  # rag's process-wide switches (fusion, lazy page images) from settings

@@ -32,9 +32,3 @@ def pdf_for_images_dir(folder: Path) -> Path | None:
         return None
     booklet = booklet_by_slug(Path(folder).name)
     return pdf_of(booklet) if booklet is not None else None
-
-
-def configure_lazy_rendering() -> None:
-    from rag import page_render
-
-    page_render.configure(source=pdf_for_images_dir, dpi=settings.PAGE_IMAGES_DPI)

@@ -249,6 +249,7 @@ class Pipeline:
             slug=self.booklet.slug,
             cache_dir=Path(settings.INGEST_CACHE_DIR),
             concurrency=settings.INGEST_LLM_CONCURRENCY,
+            model=settings.CONFLICT_MODEL,
         )
         self.stats["conflict_candidates"] = sum(1 for f in found if f)
         return [conflicts.annotations(f, c) for f, c in zip(found, classes)]

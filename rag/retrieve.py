@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rag import language
-from rag.fusion import HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, merge_by_score, rrf_v2
+from rag.fusion import HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, fuse, merge_by_score
 from rag.lexicon import lexicon
 from rag.rerank import RERANK_TOP_N, blend
 from rag.sparse import TranslatedQuery, query_vector, tokenize, translated_query
@@ -162,10 +162,12 @@ def retrieve(
     reranker=None,
     top_k: int = 8,
     modes: tuple[str, ...] = ("dense", "bm25"),
+    fusion_v2: bool | None = None,
 ) -> Retrieval:
     """The best `top_k` chunks of `booklets` for `question`, best first.
 
     `modes` restricts the searches (the benchmark compares bm25 only, dense only, hybrid).
+    `fusion_v2`: RRF v2 or plain RRF; None: RAG_FUSION_V2_ENABLED (rag.fusion.configure).
     """
     timer = _Timer()
     start = time.perf_counter()
@@ -178,7 +180,7 @@ def retrieve(
     start = timer.mark("embed", start)
     lists, dense_scores, rule_hits = _search_all(store, booklets, queries, dense_vectors, modes, question)
     start = timer.mark("search", start)
-    fused = rrf_v2(lists)
+    fused = fuse(lists, fusion_v2)
     numbers = rule_numbers_in(question)
     fused = _rule_numbers_first(fused, rule_hits, numbers)
     if intent in FORUM_FREE_INTENTS:

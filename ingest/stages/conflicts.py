@@ -126,6 +126,7 @@ def classify(
     cache_dir: Path,
     concurrency: int,
     on_progress: Callable[[int, int], None] = lambda done, total: None,
+    model: str = "sonnet",
 ) -> list[dict | None]:
     """LLM classification of each chunk's candidates, in order, until one is related (None
     offline or on failure). The first candidate is often a page that touches everything (a
@@ -144,7 +145,7 @@ def classify(
 
     def call(pair) -> dict | None:
         prompt = f"Règle du jeu de base :\n{base_texts[base_id(pair)]}\n\nRègle de l'extension :\n{texts[pair[0]]}"
-        return parse_classification(llm.complete(CONFLICT_SYSTEM, prompt, model="sonnet", timeout=120))
+        return parse_classification(llm.complete(CONFLICT_SYSTEM, prompt, model=model, timeout=120))  # model: CONFLICT_MODEL
 
     results: list[dict | None] = [None] * len(texts)
     asking = [i for i, found in enumerate(candidates) if found]
