@@ -15,11 +15,13 @@ from .deckbuilding import hero_names, set_names
 from .models import Game
 
 META_LIMIT = 5
+META_TYPES = ("tournament_deck", "card_ratings")  # games.meta_sync
 
 
 def meta_hits(store, embedder, game: Game, question: str, format: str, limit: int = META_LIMIT) -> list[Hit]:
-    """Tournament decklists close to the question, of the asked format when one is named."""
-    conditions = [models.FieldCondition(key="meta_type", match=models.MatchValue(value="tournament_deck"))]
+    """Meta documents close to the question (tournament decklists, 17Lands ratings: the
+    reference's meta retrieval), of the asked format when one is named."""
+    conditions = [models.FieldCondition(key="meta_type", match=models.MatchAny(any=list(META_TYPES)))]
     if format:
         conditions.append(models.FieldCondition(key="meta_format", match=models.MatchValue(value=format)))
     query_filter = models.Filter(must=conditions)

@@ -258,6 +258,7 @@ def install_schedules(proc_name: str = "", **_signal_kwargs) -> None:
     """Start-up sweep (after `migrate`, and when a django-q2 worker spawns): re-arm the
     scheduled ingests and keep the daily BGG forum sync in line with the settings."""
     from games.bgg_sync import ensure_forum_sync_schedule
+    from games.meta_schedule import ensure_meta_sync_schedules
 
     # django-q2's sync mode (Q_SYNC, tests) runs every task through a worker in the calling
     # process and sends post_spawn each time: that is no start-up, and sweeping there would
@@ -268,6 +269,7 @@ def install_schedules(proc_name: str = "", **_signal_kwargs) -> None:
     try:
         restore_scheduled()
         ensure_forum_sync_schedule()
+        ensure_meta_sync_schedules()
         start_due_now()
     except Exception:  # never keep a worker from starting: the next start retries
         log.exception("could not install the ingest and BGG schedules")

@@ -363,6 +363,19 @@ if not 0 <= BGG_FORUM_SYNC_HOUR <= 23:
     raise ImproperlyConfigured(f"BGG_FORUM_SYNC_HOUR must be between 0 and 23, got {BGG_FORUM_SYNC_HOUR}")
 BGG_BASE_URL = env_str("BGG_BASE_URL", "https://boardgamegeek.com/xmlapi2/")
 BGG_MIN_INTERVAL_S = env_float("BGG_MIN_INTERVAL_S", 5.0)  # between two BGG calls
+# Meta sources (docs/scheduling.md, « Meta »): "game=item,item;game=…"
+META_SYNC_ENABLED = env_bool("META_SYNC_ENABLED", False)  # the schedules; `manage.py sync_meta` works anyway
+META_SYNC_MTGTOP8 = env_str("META_SYNC_MTGTOP8")  # e.g. "magic=modern,legacy"
+META_SYNC_17LANDS = env_str("META_SYNC_17LANDS")  # e.g. "magic=LTR,MKM:QuickDraft"
+META_SYNC_FREQUENCY = env_str("META_SYNC_FREQUENCY")  # e.g. "magic=weekly"; daily otherwise
+META_SYNC_HOUR = env_int("META_SYNC_HOUR", 4)  # local hour (TIME_ZONE)
+META_EVENTS_PER_FORMAT = env_int("META_EVENTS_PER_FORMAT", 3)
+META_DECKS_PER_EVENT = env_int("META_DECKS_PER_EVENT", 8)
+META_MIN_INTERVAL_S = env_float("META_MIN_INTERVAL_S", 3.0)  # between two requests to one site
+META_CACHE_TTL_S = env_float("META_CACHE_TTL_S", 20 * 3600.0)
+META_CACHE_DIR = VAR_DIR / "cache" / "meta"
+MTGTOP8_BASE_URL = env_str("MTGTOP8_BASE_URL", "https://www.mtgtop8.com")
+SEVENTEENLANDS_BASE_URL = env_str("SEVENTEENLANDS_BASE_URL", "https://www.17lands.com")
 
 # --- Card games: catalog and deckbuilding mode (docs/cards.md) -------------------------------
 
