@@ -21,8 +21,11 @@ import time
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-MTG = BASE_DIR.parent / "shared" / "eval-corpus" / "mtg" / "MagicCompRules_20250207.pdf"
-SMALL = BASE_DIR.parent / "shared" / "eval-corpus" / "rulebooks" / "phoneimpact_rules_en.pdf"
+# The shared evaluation corpus sits beside the checkout (../shared), or two levels up from a worktree.
+CORPUS = next((p / "shared" / "eval-corpus" for p in BASE_DIR.parents if (p / "shared" / "eval-corpus").is_dir()),
+              BASE_DIR.parent / "shared" / "eval-corpus")
+MTG = CORPUS / "mtg" / "MagicCompRules_20250207.pdf"
+SMALL = CORPUS / "rulebooks" / "phoneimpact_rules_en.pdf"
 
 
 def setup_django(var_dir: Path) -> None:
@@ -130,6 +133,8 @@ def report(pdf: Path, job, wall: float, embed_ref: float, ocr_ref: float | None)
 
 def main(paths: list[str]) -> None:
     pdfs = [Path(p) for p in paths] or [p for p in (SMALL, MTG) if p.exists()]
+    if not pdfs:
+        sys.exit(f"no PDF to ingest: give paths, or put the evaluation corpus at {CORPUS}")
     with tempfile.TemporaryDirectory(prefix="bench-ingest-") as var_dir:
         setup_django(Path(var_dir))
         print(f"load average at the start: {' / '.join(f'{x:.2f}' for x in os.getloadavg())}, cores {os.cpu_count()}")
@@ -138,6 +143,9 @@ def main(paths: list[str]) -> None:
             if job.status != "done":
                 print(f"\n== {pdf.name}: {job.status}: {job.error}")
                 continue
+            stats = job.stats  # the end-to-end figure first: the reference run below takes as long again
+            print(f"\n{pdf.name}: ingested in {wall:.1f} s ({stats['pages'] / wall:.2f} pages/s, "
+                  f"{stats['chunks'] / wall:.2f} chunks/s); load average {os.getloadavg()[0]:.2f}; now the embedder alone…", flush=True)
             report(pdf, job, wall, embed_alone(job), tesseract_alone(job))
 
 
