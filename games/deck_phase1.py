@@ -1,5 +1,5 @@
 """The Django edge of « Phase 1 » (rag.deckbuilding.phase1): a deckbuilding question about a game
-without a card catalog. Same call as `games.deckbuilding.ask_deckbuilding`, so the ask flow
+without a card catalog. Same call as `games.deck_requests.ask_deckbuilding`, so the ask flow
 picks one or the other by `game.card_game`."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import logging
 
 from django.conf import settings
 
-from oracle_site import components
+from runtime import components
 from rag.deckbuilding.phase1 import PHASE1_SYSTEM_PROMPT, phase1_offline_answer, phase1_user_prompt
 from rag.llm.base import LLMError
 from rag.retrieve import BookletRef, retrieve

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db import transaction
 
-from oracle_site import components
-from rag.meta_sources import MetaSourceError, PoliteClient
-from rag.meta_sources import mtgtop8 as top8
-from rag.meta_sources import seventeen_lands as lands
+from runtime import components
+from .meta_sources import MetaSourceError, PoliteClient
+from .meta_sources import mtgtop8 as top8
+from .meta_sources import seventeen_lands as lands
 
 from .card_indexing import embed_pending_decklists, meta_collection
 from .indexing import mark_changed

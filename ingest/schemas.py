@@ -6,11 +6,13 @@ from uuid import UUID
 
 from ninja import Schema
 
+from games.models import BOOKLET_KINDS
+
 
 class IngestIn(Schema):
     game_id: UUID | None = None
     new_game_name: str = ""
-    kind: Literal["base", "extension", "advanced_rules", "faq"] = "base"
+    kind: Literal[BOOKLET_KINDS] = "base"  # type: ignore[valid-type]  # the model's choices
     name: str = ""
     language: str = "fr"
     bgg_id: int | None = None
@@ -47,3 +49,8 @@ class JobOut(Schema):
 
 class ErrorOut(Schema):
     detail: str
+
+
+class CancelledOut(Schema):
+    job_id: str
+    deleted: str  # "game" | "extension" | "job": the largest row the cancellation removed

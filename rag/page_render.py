@@ -26,6 +26,7 @@ from pdf2image import convert_from_path, pdfinfo_from_path
 from PIL import Image
 
 from . import page_images
+from .page_images import page_image_path
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +36,6 @@ RENDER_TIMEOUT_S = 300
 
 class PageRenderError(RuntimeError):
     """poppler could not render the page (broken PDF, page out of range)."""
-
-
-def page_file(folder: Path, page: int) -> Path:
-    return Path(folder) / f"page-{page:02d}.png"
 
 
 def is_fresh(image: Path, pdf_path: Path | None) -> bool:
@@ -101,17 +98,17 @@ def render_all(
     """Pre-render every missing page, `threads` pdftoppm processes at a time (and never more
     than `threads` pages in memory); returns how many pages were rendered now."""
     total = page_count(pdf_path)
-    missing = [n for n in range(1, total + 1) if not is_fresh(page_file(folder, n), pdf_path)]
+    missing = [n for n in range(1, total + 1) if not is_fresh(page_image_path(folder, n), pdf_path)]
     step = max(1, threads)
     for start in range(0, len(missing), step):
         run = missing[start : start + step]
         first, last = run[0], run[-1]
         if last - first + 1 != len(run):  # not contiguous: page by page
             for number in run:
-                render_page(pdf_path, number, page_file(folder, number), dpi)
+                render_page(pdf_path, number, page_image_path(folder, number), dpi)
         else:
             for number, image in zip(range(first, last + 1), _convert(pdf_path, first, last, dpi, step)):
-                target = page_file(folder, number)
+                target = page_image_path(folder, number)
                 with _page_lock(target):
                     if not is_fresh(target, pdf_path):
                         _save(image, target)
@@ -148,7 +145,7 @@ def ensure_page_image(folder: str | Path, page: int) -> Path | None:
     if pdf_path is None or not Path(pdf_path).is_file():
         return existing
     try:
-        return render_page(pdf_path, page, page_file(folder, page), _renderer.dpi)
+        return render_page(pdf_path, page, page_image_path(folder, page), _renderer.dpi)
     except (PageRenderError, OSError) as exc:
         log.warning("page image %s p.%d not rendered: %s", folder.name, page, exc)
         return None

@@ -1,6 +1,6 @@
 """A small JSON cache per booklet for the LLM stages (contexts, conflicts): written every
 few answers and flushed before a quota error propagates, so a resumed job only asks what
-was not answered yet (DESIGN.md, decision 4)."""
+was not answered yet (docs/architecture.md, decisions)."""
 
 from __future__ import annotations
 
@@ -8,18 +8,22 @@ import hashlib
 import json
 import threading
 from pathlib import Path
+from typing import Iterable
 
 
-def booklet_cache_files(cache_dir: Path, slug: str) -> list[Path]:
-    """Every file the stages cache for one booklet (OCR, hierarchy, contexts, conflicts,
-    embeddings), with the `.tmp` of a save cut short: what a cancelled ingestion leaves to remove."""
-    from . import conflicts, context, embed_cache, hierarchy, ocr
-
+def booklet_cache_files(
+    cache_dir: Path, slug: str, versions: Iterable[str], vector_versions: Iterable[str] = ()
+) -> list[Path]:
+    """The files the stages cache for one booklet under their cache `versions` (each stage's
+    CACHE_VERSION), with the `.tmp` of a save cut short, and the vector caches of
+    `vector_versions` (one `.bin` per embedder): what a cancelled ingestion leaves."""
     files = []
-    for version in (ocr.CACHE_VERSION, hierarchy.CACHE_VERSION, context.CACHE_VERSION, conflicts.CACHE_VERSION):
+    for version in versions:
         path = Path(cache_dir) / f"{version}-{slug}.json"
         files += [path, path.with_suffix(".tmp")]
-    return files + sorted(Path(cache_dir).glob(f"{embed_cache.CACHE_VERSION}-{slug}-*.bin"))
+    for version in vector_versions:
+        files += sorted(Path(cache_dir).glob(f"{version}-{slug}-*.bin"))
+    return files
 
 
 def text_key(*parts: str) -> str:

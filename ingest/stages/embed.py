@@ -14,14 +14,11 @@ from typing import Callable
 import numpy as np
 
 from rag.busy import ThreadPlan
+from rag.embeddings import passage_text
 from rag.sparse import SparseVector, document_vector
 
 from .chunk import ChunkDraft
 from .embed_cache import EmbeddingCache
-
-
-def embedding_text(draft: ChunkDraft) -> str:
-    return f"{draft.context}\n\n{draft.text}" if draft.context else draft.text
 
 
 @dataclass
@@ -47,14 +44,10 @@ def embed_drafts(
     stats: EmbedStats | None = None,
 ) -> tuple[np.ndarray, list[SparseVector]]:
     stats = stats if stats is not None else EmbedStats()
-    texts = [embedding_text(d) for d in drafts]
+    texts = [passage_text(d.text, d.context) for d in drafts]  # the text games.indexing re-embeds
     distinct = list(dict.fromkeys(texts))
     stats.duplicates = len(texts) - len(distinct)
-    vectors: dict[str, np.ndarray] = {}
-    for text in distinct:
-        cached = cache.get(text) if cache is not None else None
-        if cached is not None:
-            vectors[text] = cached
+    vectors = _cached_vectors(distinct, cache)
     stats.from_cache = len(vectors)
     todo = [t for t in distinct if t not in vectors]
     on_progress(len(distinct) - len(todo), len(distinct))
@@ -69,6 +62,13 @@ def embed_drafts(
     dense = np.vstack([vectors[t] for t in texts]) if texts else np.zeros((0, embedder.dim), dtype=np.float32)
     sparse_of = {text: document_vector(text) for text in distinct}
     return dense.astype(np.float32), [sparse_of[text] for text in texts]
+
+
+def _cached_vectors(texts: list[str], cache: EmbeddingCache | None) -> dict[str, np.ndarray]:
+    if cache is None:
+        return {}
+    found = {text: cache.get(text) for text in texts}
+    return {text: vector for text, vector in found.items() if vector is not None}
 
 
 def _embed_batch(embedder, batch: list[str], plan: ThreadPlan | None, stats: EmbedStats) -> np.ndarray:

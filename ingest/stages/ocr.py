@@ -22,6 +22,8 @@ import pytesseract
 
 from rag import page_render
 
+from rag.page_images import page_image_path
+
 from .read import Page, Paragraph
 
 log = logging.getLogger(__name__)
@@ -84,10 +86,6 @@ def decide_ocr(pages: list[Page], config: OcrSettings) -> OcrDecision:
     else:
         outcome, limit = "sufficient", config.page_min_chars
     return OcrDecision(outcome, average, tuple(n for n, count in counts.items() if count < limit))
-
-
-def page_image_path(images_dir: Path, page: int) -> Path:
-    return Path(images_dir) / f"page-{page:02d}.png"
 
 
 def render_page(pdf_path: Path, page: int, images_dir: Path, dpi: int) -> Path:

@@ -4,7 +4,7 @@ synergy retrieval over the rulebooks and the deckbuilding rules), never a plain 
 import pytest
 
 from games.deck_phase1 import ask_phase1
-from oracle_site import components
+from runtime import components
 from rag.deckbuilding.phase1 import PHASE1_SYSTEM_PROMPT
 from rag.llm.base import HealthReport
 from tests.factories import ChunkFactory
@@ -77,3 +77,21 @@ def test_with_an_llm_the_deckbuilding_prompt_gets_the_synergy_passages(ark_nova,
     assert "au moins 3 cartes Mécène" in prompt and "Forum" not in prompt
     assert "Joueur : Et les enclos ?" in prompt
     assert answer == "".join(tokens) and answer.startswith("### Mécènes")
+
+
+def test_the_ask_flow_answers_a_deck_request_on_a_game_without_catalog_with_phase1(ark_nova):
+    from questions.ask_flow.flow import answer_question
+    from questions.ask_flow.intake import create_question
+    from questions.models import Question
+
+    question = create_question(game=ark_nova, text="Peux-tu me construire un deck de départ avec des cartes Mécène ?")
+    events = []
+
+    answer_question(question.pk, lambda name, data: events.append((name, data)))
+
+    question.refresh_from_db()
+    assert question.status == Question.Status.DONE and question.intent == "deckbuilding"
+    assert question.answer.startswith("**Ark Nova** n'a pas de catalogue de cartes dans Oracle")
+    assert "12 cartes Projet" in question.answer and "Forum" not in question.answer
+    assert "".join(d["text"] for n, d in events if n == "token") == question.answer
+    assert [n for n, _ in events][-2:] == ["diagnostics", "done"]

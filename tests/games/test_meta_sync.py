@@ -13,11 +13,11 @@ from games.card_indexing import meta_collection
 from games.card_search import meta_hits
 from games.indexing import sync_if_changed
 from games.models import Decklist
-from oracle_site import components
+from runtime import components
 from rag.deckbuilding.pool import fetch_inspiration_decklists
 from rag.deckbuilding.spec import DeckSpec
-from rag.meta_sources import PoliteClient, SiteChanged
-from rag.meta_sources import mtgtop8 as top8
+from games.meta_sources import PoliteClient, SiteChanged
+from games.meta_sources import mtgtop8 as top8
 from tests.factories import GameFactory
 from tests.games import meta_replay
 

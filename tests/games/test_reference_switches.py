@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from games.models import Chunk
-from oracle_site import components
+from runtime import components
 from rag import fusion
 from rag.llm.base import HealthReport
 from rag.retrieve import retrieve

