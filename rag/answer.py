@@ -17,7 +17,7 @@ import numpy as np
 from rag import language, prompts
 from rag.lexicon import lexicon
 from rag.limits import MAX_HISTORY_TURNS
-from rag.page_images import resolve_page_image
+from rag.page_render import ensure_page_image
 from rag.retrieve import RetrievedChunk
 from rag.sparse import tokenize, translated_query
 
@@ -222,7 +222,7 @@ def best_page_image(chunks: list[RetrievedChunk], remote_root: str = "") -> Page
         if key not in best or chunk.score > best[key].score:
             best[key] = chunk
     for chunk in sorted(best.values(), key=lambda c: c.score, reverse=True):
-        path = resolve_page_image(chunk.booklet.images_dir, chunk.page_start)
+        path = ensure_page_image(chunk.booklet.images_dir, chunk.page_start)  # rendered on first need
         if path is None:
             continue
         prompt_path = str(PurePosixPath(remote_root) / chunk.booklet.slug / path.name) if remote_root else str(path)

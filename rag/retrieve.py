@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rag import language, rule_routing
-from rag.fusion import HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, merge_by_score, rrf_v2
+from rag.fusion import HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, fuse, merge_by_score
 from rag.lexicon import lexicon
 from rag.rerank import RERANK_TOP_N, blend
 from rag.sparse import TranslatedQuery, query_vector, tokenize, translated_query
@@ -166,11 +166,13 @@ def retrieve(
     reranker=None,
     top_k: int = 8,
     modes: tuple[str, ...] = ("dense", "bm25"),
+    fusion_v2: bool | None = None,
     executor: Executor | None = None,
 ) -> Retrieval:
     """The best `top_k` chunks of `booklets` for `question`, best first.
 
     `modes` restricts the searches (the benchmark compares bm25 only, dense only, hybrid).
+    `fusion_v2`: RRF v2 or plain RRF; None: RAG_FUSION_V2_ENABLED (rag.fusion.configure).
     The searches run concurrently in `executor`; without one, one after another.
     """
     timer = _Timer()
@@ -183,7 +185,7 @@ def retrieve(
     lists, dense_scores, rule_hits = _search_all(store, booklets, queries, dense_vectors, modes, question, submit)
     start = timer.mark("search", start)
     numbers = rule_numbers_in(question)
-    fused = _fuse(lists, rule_hits, numbers, intent)
+    fused = _fuse(lists, rule_hits, numbers, intent, fusion_v2)
     by_collection = {b.collection: b for b in booklets}
     chunks = [_to_chunk(f, by_collection, dense_scores, numbers) for f in fused]
     start = timer.mark("fusion", start)
@@ -196,9 +198,12 @@ def retrieve(
     )
 
 
-def _fuse(lists: list[RankedList], rule_hits: list[Hit], numbers: list[str], intent: str) -> list[Fused]:
-    """RRF v2 of the ranked lists, rules the question names first, no forum when unwanted."""
-    fused = _rule_numbers_first(rrf_v2(lists), rule_hits, numbers)
+def _fuse(
+    lists: list[RankedList], rule_hits: list[Hit], numbers: list[str], intent: str, fusion_v2: bool | None
+) -> list[Fused]:
+    """RRF v2 (or plain RRF) of the ranked lists, rules the question names first, no forum
+    when unwanted."""
+    fused = _rule_numbers_first(fuse(lists, fusion_v2), rule_hits, numbers)
     if intent in FORUM_FREE_INTENTS:
         fused = [f for f in fused if not f.hit.payload.get("is_forum_chunk")]
     return fused

@@ -39,6 +39,8 @@ stop() {
 trap stop INT TERM EXIT
 # The worker's embedder leaves one core to the web process: players' query embeddings and the
 # event loop that streams their answers are not starved by an ingest (docs/reliability.md, Load).
+# An ingestion's own embedding batches go further: every core while nobody asks, one thread while
+# somebody does (INGEST_EMBED_THREADS, ASKING_SIGNAL_FILE; docs/ingestion.md, step 7).
 cores="$(nproc 2>/dev/null || echo 2)"
 worker_threads=$(( cores > 1 ? cores - 1 : 1 ))
 EMBEDDINGS_THREADS="${WORKER_EMBEDDINGS_THREADS:-$worker_threads}" $PY manage.py qcluster & pids+=($!)
