@@ -9,7 +9,12 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
-application = ProtocolTypeRouter({"http": django_asgi_app})
+# Bodies over their route's limit are refused before anything reads them (docs/reliability.md).
+from oracle_site import daphne_limit  # noqa: E402
+from oracle_site.body_limit import BodySizeLimit  # noqa: E402
+
+daphne_limit.install()
+application = ProtocolTypeRouter({"http": BodySizeLimit(django_asgi_app)})
 
 # The ASGI server process owns the local vector index: keep it in sync with the rows.
 from oracle_site.index_owner import start_index_owner  # noqa: E402

@@ -195,8 +195,11 @@ PDF_DIR = MEDIA_ROOT / "pdfs"
 PAGE_IMAGES_DIR = PDF_DIR / "images"
 INGEST_CACHE_DIR = VAR_DIR / "cache" / "ingest"
 
-FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024  # an upload's file past this is spooled to disk
+# Any request body past this is refused with 413 before it is read (oracle_site/body_limit.py);
+# the upload routes accept UPLOAD_MAX_BYTES (+1 MB of form) instead.
+REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", 2 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
 
 # --- Caches: shared by web and worker processes (django-q2 cluster stats live here) -------
 
