@@ -27,7 +27,7 @@ from rag.sparse import SparseVector
 
 from .events import Listener, Reporter
 from .models import IngestJob
-from .stages import chunk, conflicts, context, embed, hierarchy, images, index, ocr, read
+from .stages import chunk, conflicts, context, embed, hierarchy, images, index, ocr, read, read_child
 from .stages.cache import JsonCache
 
 log = logging.getLogger(__name__)
@@ -130,10 +130,10 @@ class Pipeline:
             except HostilePdf as exc:
                 raise IngestFailure(_("Ce PDF ne peut pas être lu sans risque : %(error)s. Corrigez ou exportez-le à nouveau, puis relancez.") % {"error": exc}) from exc
             try:
-                for page in read.read_pages(pdf):
+                for page in read_child.read_pages(pdf, settings.INGEST_READ_MEMORY_MB):  # capped child
                     pages.append(page)
                     self.reporter.progress(len(pages), max(total, len(pages)))
-            except (PDFSyntaxError, PSException) as exc:
+            except (PDFSyntaxError, PSException, read_child.ReadFailed) as exc:
                 raise IngestFailure(
                     _("Le PDF est illisible (fichier abîmé ?) : %(error)s. Exportez-le à nouveau puis relancez.") % {"error": exc}
                 ) from exc
