@@ -6,6 +6,7 @@ docs/configuration.md lists every variable.
 
 import os
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -98,6 +99,7 @@ INSTALLED_APPS = [
     "games",
     "ingest",
     "questions",
+    "axes",  # login throttling (docs/reliability.md)
 ]
 
 # Django's own middleware, most with their hooks run inline in the event loop on async
@@ -115,6 +117,7 @@ MIDDLEWARE = [
     "oracle_site.async_middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a lockout into the 429 page
 ]
 
 ROOT_URLCONF = "oracle_site.urls"
@@ -424,6 +427,18 @@ INGEST_HEARTBEAT_S = env_float("INGEST_HEARTBEAT_S", 10.0)
 INGEST_STALE_AFTER_S = env_float("INGEST_STALE_AFTER_S", 120.0)  # no heartbeat this long: worker gone
 INGEST_MAX_ATTEMPTS = env_int("INGEST_MAX_ATTEMPTS", 3)  # worker deaths before a job fails
 RECOVERY_SWEEP_INTERVAL_S = env_float("RECOVERY_SWEEP_INTERVAL_S", 60.0)  # web process; 0 disables
+
+# Login throttling (django-axes) on /login/ and /admin/login/: after LOGIN_FAILURE_LIMIT wrong
+# passwords for one username, or from one address, that username or address is refused for
+# LOGIN_LOCKOUT_MINUTES; staff unlock in the admin (« Tentatives d'accès »: delete the entries).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_float("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks: per username and per address
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "oracle_site.ratelimit.client_ip"  # X-Forwarded-For only behind TRUSTED_PROXIES
+AXES_VERBOSE = False
 
 PDF_MAX_STREAM_MB = env_int("PDF_MAX_STREAM_MB", 64)
 PDF_MAX_TOTAL_MB = env_int("PDF_MAX_TOTAL_MB", 1024)
