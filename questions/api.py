@@ -1,6 +1,7 @@
 """JSON endpoints of the questions app (mounted under /api/): ask (SSE) and poll."""
 
 import math
+from typing import Annotated
 from uuid import UUID
 
 from django.conf import settings
@@ -8,7 +9,7 @@ from django.http import JsonResponse, StreamingHttpResponse
 from ninja import Field, Router, Schema
 from ninja.errors import Throttled
 from ninja.responses import Status
-from pydantic import field_validator
+from pydantic import field_validator, model_validator
 
 from games.models import Extension, Game
 from oracle_site.ratelimit import ask_throttles
@@ -23,9 +24,21 @@ from .sse import AnswerStream
 router = Router(tags=["questions"])
 
 
+# Every field bounded before anything is stored (a question once stored 4.8 MB of mentions).
+CardName = Annotated[str, Field(min_length=1, max_length=200)]  # the longest Magic name is 141
+
+
 class HistoryTurn(Schema):
     question: str = Field("", max_length=4000)
     answer: str = Field("", max_length=20000)
+
+    @model_validator(mode="before")
+    @classmethod
+    def an_object(cls, value):
+        """`[1]` or `[null]` once passed as empty turns: a turn is an object."""
+        if not isinstance(value, dict):
+            raise ValueError("each turn of history is an object {question, answer}")
+        return value
 
 
 class AskIn(Schema):
@@ -33,8 +46,8 @@ class AskIn(Schema):
     question: str = Field(..., min_length=1, max_length=500)
     extensions: list[UUID] = Field(default_factory=list)
     history: list[HistoryTurn] = Field(default_factory=list, max_length=5)
-    cardMentions: list[str] = Field(default_factory=list, max_length=50)
-    stickyCardMentions: list[str] = Field(default_factory=list, max_length=80)
+    cardMentions: list[CardName] = Field(default_factory=list, max_length=50)
+    stickyCardMentions: list[CardName] = Field(default_factory=list, max_length=80)
 
     @field_validator("question")
     @classmethod
