@@ -1,6 +1,10 @@
 """The project's single NinjaAPI; each app contributes its own router."""
 
+import math
+
+from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Schema
+from ninja.errors import Throttled
 from ninja.responses import Status
 
 from . import health
@@ -25,11 +29,27 @@ class HealthOut(Schema):
     components: dict[str, ComponentHealth]
 
 
+@api.exception_handler(Throttled)
+def too_many_requests(request, exc: Throttled):
+    """429 in the client's language (LocaleMiddleware), with Retry-After when known."""
+    if exc.wait is not None:
+        message = _("Trop de requêtes : réessayez dans %(seconds)d s.") % {"seconds": math.ceil(exc.wait)}
+    else:
+        message = _("Trop de requêtes : réessayez plus tard.")
+    response = api.create_response(request, {"detail": message}, status=429)
+    if exc.wait is not None:
+        response["Retry-After"] = str(math.ceil(exc.wait))
+    return response
+
+
 @api.get("/health", response={200: HealthOut, 503: HealthOut}, tags=["health"], auth=None)
 def get_health(request):
-    """Each component with its status and latency; 503 when one is down."""
+    """Each component with its status and latency; 503 when one is down. The details (paths
+    under var/, backend errors) are for staff only; anyone else sees statuses."""
     components = health.run_checks()
     down = any(check["status"] == "down" for check in components.values())
+    if not request.user.is_staff:
+        components = {name: {**check, "detail": ""} for name, check in components.items()}
     body = {"status": "down" if down else "ok", "components": components}
     return Status(503 if down else 200, body)
 

@@ -333,6 +333,9 @@ INGEST_SSE_HEARTBEAT_S = env_float("INGEST_SSE_HEARTBEAT_S", 15.0)  # comment li
 # --- Asking ----------------------------------------------------------------------------------
 
 ASK_ALLOW_ANONYMOUS = env_bool("ASK_ALLOW_ANONYMOUS", False)
+# The home page's list of games and booklets for visitors who are not signed in (always shown
+# when ASK_ALLOW_ANONYMOUS is on: they need it to ask). Private by default.
+PUBLIC_CATALOGUE = env_bool("PUBLIC_CATALOGUE", False)
 ASK_HEARTBEAT_S = env_float("ASK_HEARTBEAT_S", 8.0)
 # Retrieval and answers (docs/asking.md)
 ASK_TOP_K = env_int("ASK_TOP_K", 8)  # chunks given to the answer
