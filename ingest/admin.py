@@ -57,9 +57,11 @@ class IngestJobAdmin(admin.ModelAdmin):
             return "—"
         return f"{act.get('done', 0)}/{act.get('total', 0)}"
 
-    @admin.action(description=_("Relancer les ingestions en erreur"))
+    @admin.action(description=_("Relancer les ingestions en erreur ou bloquées"))
     def retry_jobs(self, request, queryset):
-        retried = sum(services.retry(job) for job in queryset)
+        from .stuck_jobs import requeue  # a queued job whose cluster died is released too
+
+        retried = sum(services.retry(job) or (job.status == IngestJob.Status.QUEUED and requeue(job)) for job in queryset)
         self.message_user(
             request,
             ngettext("%(n)d ingestion relancée.", "%(n)d ingestions relancées.", retried) % {"n": retried},

@@ -177,10 +177,16 @@ def sweep(**_signal_kwargs) -> dict[str, int]:
     try:
         refresh_in_flight()
         jobs = requeue_orphaned_jobs()
-        return {"questions_failed": fail_stale_questions(), **jobs}
+        return {"questions_failed": fail_stale_questions(), **jobs, **_stuck_queued_jobs()}
     except Exception:
         log.exception("recovery sweep failed")
         return {}
+
+
+def _stuck_queued_jobs() -> dict[str, int]:
+    from ingest.stuck_jobs import release_stuck_jobs  # queued jobs a dead cluster had claimed
+
+    return release_stuck_jobs()
 
 
 def start_sweeper() -> threading.Event | None:
