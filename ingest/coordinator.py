@@ -25,6 +25,7 @@ from rag import language
 from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
+from . import cancellation
 from .events import Listener, Reporter
 from .models import IngestJob
 from .stages import chunk, conflicts, context, embed, hierarchy, images, index, ocr, read, read_child
@@ -51,9 +52,14 @@ def run_job(job_id: str, listener: Listener | None = None) -> IngestJob:
         log.info("ingest %s is %s: not started", job.pk, job.status)
         return job
     reporter = Reporter(job, listener)
+    reporter.checkpoint = cancellation.Checkpoint(job, job.booklet.owner.pdf_pages or 0)
     try:
         with job_heartbeat(job.pk):  # a killed worker's job is requeued (oracle_site.recovery)
             stats = Pipeline(job, reporter).run()
+    except cancellation.JobCancelled:
+        cancellation.acknowledge(job, reporter)
+    except cancellation.JobOverBudget as err:
+        fail(job, reporter, IngestFailure(str(err)))
     except ClaudeQuotaError as err:
         from ingest.scheduling import pause_for_quota
 

@@ -62,3 +62,4 @@ api.add_router("/", games_router)
 api.add_router("/", ingest_router)
 api.add_router("/", questions_router)
 api.add_router("/", "ingest.api_schedule.router")  # DELETE /games/{id}/scheduled
+api.add_router("/", "ingest.api_cancel.router")  # POST /ingest/{id}/cancel

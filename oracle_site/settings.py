@@ -449,6 +449,8 @@ PDF_MAX_IMAGE_MEGAPIXELS = env_int("PDF_MAX_IMAGE_MEGAPIXELS", 100)
 PDF_MAX_PAGE_POINTS = env_float("PDF_MAX_PAGE_POINTS", 3500.0)
 PDF_GUARD_TIMEOUT_S = env_float("PDF_GUARD_TIMEOUT_S", 120.0)
 PDF_GUARD_MEMORY_MB = env_int("PDF_GUARD_MEMORY_MB", 1024)
+INGEST_SECONDS_PER_PAGE = env_float("INGEST_SECONDS_PER_PAGE", 60.0)  # a job's time budget per page…
+INGEST_MIN_BUDGET_S = env_float("INGEST_MIN_BUDGET_S", 600.0)  # …and at least this
 INGEST_READ_MEMORY_MB = env_int("INGEST_READ_MEMORY_MB", 1536)  # the read stage's child process
 
 LOGGING = {
