@@ -429,6 +429,7 @@ ASK_LOOKUP_CACHE_S = env_float("ASK_LOOKUP_CACHE_S", 10.0)  # a web process trus
 INGEST_HEARTBEAT_S = env_float("INGEST_HEARTBEAT_S", 10.0)
 INGEST_STALE_AFTER_S = env_float("INGEST_STALE_AFTER_S", 120.0)  # no heartbeat this long: worker gone
 INGEST_MAX_ATTEMPTS = env_int("INGEST_MAX_ATTEMPTS", 3)  # worker deaths before a job fails
+SHUTDOWN_GRACE_S = env_float("SHUTDOWN_GRACE_S", 5.0)  # daphne exits this long after SIGTERM at the latest
 RECOVERY_SWEEP_INTERVAL_S = env_float("RECOVERY_SWEEP_INTERVAL_S", 60.0)  # web process; 0 disables
 
 # Login throttling (django-axes) on /login/ and /admin/login/: after LOGIN_FAILURE_LIMIT wrong
