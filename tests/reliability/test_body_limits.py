@@ -164,3 +164,17 @@ def test_anonymous_200_mb_post_is_refused_without_growing_daphne(settings, tmp_p
         assert pages and all(status == 200 for status, _ in pages)
     finally:
         process.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_10_mb_json_body_gets_a_json_413_from_daphne(settings, tmp_path):
+    process, base_url = start_daphne(server_env(settings, tmp_path / "var"), tmp_path / "daphne.log")
+    try:
+        response = httpx.post(f"{base_url}/api/ask/stream", content=b"[" * (10 * MB),
+                              headers={"Content-Type": "application/json", "Accept-Language": "en"}, timeout=30)
+    finally:
+        process.stop()
+    assert response.status_code == 413
+    assert response.headers["content-type"] == "application/json"
+    assert response.json()["detail"].startswith("Request too large: the limit is 2 MB")
