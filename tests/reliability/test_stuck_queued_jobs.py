@@ -79,3 +79,44 @@ def test_admin_retry_releases_a_stuck_job_and_health_shows_it(tmp_path, orm_brok
 
     assert "1 ingestion relancée" in response.content.decode()
     assert orm_broker.dequeue()
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_a_job_pulled_by_a_killed_cluster_runs_soon_after_the_worker_returns(settings, tmp_path, alice):
+    """Real processes: the cluster is busy with one job and has already pulled the next one
+    when it is killed; after a restart both end, the second within minutes, not 3 h."""
+    import httpx
+
+    from tests.ingest.pdfs import scanned_pdf
+
+    from .processes import server_env, start_daphne, start_qcluster, wait_for
+    from .test_faults_processes import staff_session
+
+    env = server_env(settings, tmp_path / "var", RECOVERY_SWEEP_INTERVAL_S=5, INGEST_HEARTBEAT_S=1, INGEST_STALE_AFTER_S=4, OCR_CONCURRENCY=1)
+    scan = scanned_pdf(tmp_path / "scan.pdf", [[f"Page {n} du livret", "mot clef"] for n in range(5)], tmp_path)
+    web, base_url = start_daphne(env, tmp_path / "daphne.log")
+    worker = start_qcluster(env, tmp_path / "qcluster-1.log")
+    try:
+        ids = []
+        for name, pdf in (("Scan", scan), ("Heat", rulebook_pdf(tmp_path / "r.pdf", LOREM_RULES))):
+            with open(pdf, "rb") as handle:
+                response = httpx.post(f"{base_url}/api/games/ingest", headers=staff_session(alice),
+                                      files={"pdf": (pdf.name, handle, "application/pdf")}, data={"new_game_name": name}, timeout=30)
+            assert response.status_code == 202, response.text
+            ids.append(response.json()["job_id"])
+        wait_for(lambda: OrmQ.objects.filter(lock__gt=timezone.now() + timedelta(hours=1)).count() == 2, timeout=120,
+                 what="the cluster to pull both tasks")
+        assert IngestJob.objects.get(pk=ids[1]).status == IngestJob.Status.QUEUED
+
+        worker.kill()
+        worker = start_qcluster(env, tmp_path / "qcluster-2.log")
+        returned = timezone.now()
+        second = wait_for(lambda: IngestJob.objects.filter(pk=ids[1], status__in=["done", "error"]).first(), timeout=300,
+                          what="the second job to end")
+        ended_after = (timezone.now() - returned).total_seconds()
+    finally:
+        worker.stop()
+        web.stop()
+    print(f"\njob pulled by a killed cluster: done {ended_after:.0f} s after the worker returned")
+    assert second.status == IngestJob.Status.DONE, second.error
