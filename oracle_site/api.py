@@ -42,6 +42,12 @@ def too_many_requests(request, exc: Throttled):
     return response
 
 
+def _public(check: dict) -> dict:
+    """A component as anyone may see it: status, latency and the backend's kind (the vector
+    store's description carries its folder: « edge /…/var/qdrant/edge » → « edge »)."""
+    return {**check, "detail": "", "backend": (check.get("backend") or "").split(" ", 1)[0]}
+
+
 @api.get("/health", response={200: HealthOut, 503: HealthOut}, tags=["health"], auth=None)
 def get_health(request):
     """Each component with its status and latency; 503 when one is down. The details (paths
@@ -49,7 +55,7 @@ def get_health(request):
     components = health.run_checks()
     down = any(check["status"] == "down" for check in components.values())
     if not request.user.is_staff:
-        components = {name: {**check, "detail": ""} for name, check in components.items()}
+        components = {name: _public(check) for name, check in components.items()}
     body = {"status": "down" if down else "ok", "components": components}
     return Status(503 if down else 200, body)
 
