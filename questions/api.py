@@ -9,6 +9,7 @@ from django.http import JsonResponse, StreamingHttpResponse
 from ninja import Field, Router, Schema
 from ninja.errors import Throttled
 from ninja.responses import Status
+from ninja.schema import DjangoGetter
 from pydantic import field_validator, model_validator
 
 from games.models import Extension, Game
@@ -35,8 +36,10 @@ class HistoryTurn(Schema):
     @model_validator(mode="before")
     @classmethod
     def an_object(cls, value):
-        """`[1]` or `[null]` once passed as empty turns: a turn is an object."""
-        if not isinstance(value, dict):
+        """`[1]` or `[null]` once passed as empty turns: a turn is an object. (ninja hands the
+        value over wrapped in its DjangoGetter.)"""
+        raw = value._obj if isinstance(value, DjangoGetter) else value
+        if not isinstance(raw, dict):
             raise ValueError("each turn of history is an object {question, answer}")
         return value
 

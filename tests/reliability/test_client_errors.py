@@ -77,6 +77,15 @@ def test_a_malformed_history_turn_is_a_422_saying_so(client, bob, history):
     assert not Question.objects.exists()
 
 
+def test_a_well_formed_history_is_accepted(client, bob):
+    client.force_login(bob)
+
+    response = ask(client, GameFactory(), history=[{"question": "Combien de cartes ?", "answer": "Deux."}])
+
+    assert response.status_code == 200, response.content[:300]  # the stream starts
+    assert response["Content-Type"].startswith("text/event-stream")
+
+
 @pytest.mark.parametrize("language, expected", [("fr", "Trop de requêtes : réessayez dans"), ("en", "Too many requests: try again in")])
 def test_the_429_speaks_the_clients_language(client, bob, settings, language, expected):
     settings.RATE_LIMIT_ASK_USER = "1/m"
