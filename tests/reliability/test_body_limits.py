@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import threading
 import time
@@ -178,3 +179,43 @@ def test_a_10_mb_json_body_gets_a_json_413_from_daphne(settings, tmp_path):
     assert response.status_code == 413
     assert response.headers["content-type"] == "application/json"
     assert response.json()["detail"].startswith("Request too large: the limit is 2 MB")
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_an_upload_within_its_limit_is_accepted_by_daphne(settings, tmp_path, alice):
+    """The upload route takes up to UPLOAD_MAX_BYTES (here a 60 MB booklet). Prints daphne's
+    memory: daphne 4.2 still queues an accepted body in memory once (docs/reliability.md)."""
+    from .hostile_pdfs import raw_pdf
+    from .test_faults_processes import staff_session
+
+    big = raw_pdf(tmp_path / "big.pdf", [  # one text page and a 60 MB image-like stream, as a scanned booklet has
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length 44 >>\nstream\nBT /F1 12 Tf 72 720 Td (Mise en place) Tj ET\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Length %d >>\nstream\n" % (60 * MB) + os.urandom(60 * MB) + b"\nendstream",
+    ])
+    process, base_url = start_daphne(server_env(settings, tmp_path / "var", Q_SYNC="false"), tmp_path / "daphne.log")
+    try:
+        rest = rss_mb(process.pid)
+        peak = [rest]
+        done = threading.Event()
+
+        def sample():
+            while not done.is_set():
+                peak.append(rss_mb(process.pid))
+                time.sleep(0.05)
+
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        with open(big, "rb") as handle:
+            response = httpx.post(f"{base_url}/api/games/ingest", headers=staff_session(alice),
+                                  files={"pdf": ("big.pdf", handle, "application/pdf")}, data={"new_game_name": "Gros"}, timeout=120)
+        done.set()
+        sampler.join()
+        print(f"\naccepted 60 MB upload: {response.status_code}; daphne RSS rest {rest:.0f} MB, peak {max(peak):.0f} MB, after {rss_mb(process.pid):.0f} MB")
+    finally:
+        process.stop()
+    assert response.status_code == 202, response.text
