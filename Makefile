@@ -1,10 +1,13 @@
-.PHONY: run test test-postgres bench demo-pdfs
+.PHONY: run test test-fast test-postgres bench demo-pdfs
 
 run:            ## install, migrate, load the demo, start web + workers (embedded default)
 	scripts/run.sh
 
 test:           ## the whole test suite on SQLite
 	scripts/test.sh
+
+test-fast:      ## the edit loop: import contracts + tests not marked slow (no browser, sshd, daphne, PostgreSQL), both cores
+	scripts/test-fast.sh
 
 test-postgres:  ## the whole test suite on the PostgreSQL at 127.0.0.1:5432
 	DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/oracle} scripts/test.sh

@@ -4,10 +4,16 @@ language) and where the PDFs are. Slugs are the `booklet` of each gold page."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
-EVAL_CORPUS = Path(__import__("os").environ.get("EVAL_CORPUS_DIR", BASE_DIR.parent / "shared" / "eval-corpus"))
+# ../shared/eval-corpus from a checkout, ../../shared/eval-corpus from a worktree under wt/
+_CORPUS_CANDIDATES = [BASE_DIR.parent / "shared" / "eval-corpus", BASE_DIR.parent.parent / "shared" / "eval-corpus"]
+EVAL_CORPUS = Path(
+    os.environ.get("EVAL_CORPUS_DIR")
+    or next((str(p) for p in _CORPUS_CANDIDATES if p.is_dir()), str(_CORPUS_CANDIDATES[0]))
+)
 DEMO_DIR = BASE_DIR / "games" / "demo"
 
 CORPUS_GAMES = [
@@ -44,6 +50,27 @@ CORPUS_GAMES = [
         ],
     },
     {
+        "name": "d0x3d!", "slug": "d0x3d", "language": "en",
+        "booklets": [
+            {"slug": "d0x3d", "kind": "base", "name": "d0x3d!", "language": "en",
+             "file": "unseen/d0x3d_rules_v1.1_en.pdf"},
+        ],
+    },
+    {
+        "name": "Wargame in a Suitcase", "slug": "wargame-in-a-suitcase", "language": "en",
+        "booklets": [
+            {"slug": "wargame-in-a-suitcase", "kind": "base", "name": "Wargame in a Suitcase", "language": "en",
+             "file": "unseen/wargame_in_a_suitcase_rules_en.pdf"},
+        ],
+    },
+    {
+        "name": "Mǽrstánas", "slug": "maerstanas", "language": "en",
+        "booklets": [
+            {"slug": "maerstanas", "kind": "base", "name": "Mǽrstánas", "language": "en",
+             "file": "unseen/maerstanas_rules_v0.5.1_en.pdf"},
+        ],
+    },
+    {
         "name": "Magic: The Gathering", "slug": "mtg", "language": "en", "card_game": "mtg",
         "booklets": [
             {"slug": "mtg", "kind": "base", "name": "Comprehensive Rules", "language": "en",
@@ -67,8 +94,3 @@ def demo_games() -> list[dict]:
     game["booklets"] = [{**b, "path": str(DEMO_DIR / b["file"])} for b in manifest["booklets"]]
     return [game]
 
-
-SETS = {
-    "corpus": (BASE_DIR / "eval" / "corpus_questions.jsonl", corpus_games),
-    "demo": (BASE_DIR / "eval" / "demo_questions.jsonl", demo_games),
-}

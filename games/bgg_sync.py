@@ -20,11 +20,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_q.models import Schedule
 
-from oracle_site import components
 from rag import sparse
-from rag.bgg import BggAuthError, BggClient, BggError, BggThread, BggThreadSummary
+from runtime import components
 
-from .indexing import mark_changed
+from .bgg_client import BggAuthError, BggClient, BggError, BggThread, BggThreadSummary
+from .index_state import mark_changed
 from .models import Chunk, Game
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ from django.db import transaction
 from rag.cards import card_embedding_text, card_search_text, render_decklist
 from rag.sparse import document_vector
 
-from .indexing import mark_changed, sync_collection
+from .index_state import mark_changed
 from .models import Card, Decklist, Game
 
 CARDS_PREFIX = "cards_"
@@ -151,11 +151,6 @@ def embed_pending_decklists(game: Game, embedder) -> int:
         Decklist.objects.bulk_update(decks, ["dense", "sparse", "embedder", "indexed"])
         mark_changed(meta_collection(game))
     return len(decks)
-
-
-def sync_card_collections(store, game: Game) -> list[dict]:
-    """Bring both card collections of a game up to date now (store owner, or a shared server)."""
-    return [sync_collection(store, card_collection(game)), sync_collection(store, meta_collection(game))]
 
 
 def reembed_card_rows(embedder, progress=None) -> int:

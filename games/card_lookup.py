@@ -15,6 +15,7 @@ from rag.cards import fold_name
 from .card_indexing import card_collection, card_payload
 from .models import Card, Game, IndexState
 
+
 @dataclass
 class _NameIndex:
     """Folded English and French names of a game's cards, sorted for prefix look-ups by bisection:

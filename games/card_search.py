@@ -4,14 +4,11 @@ the tournament decklists of the asked format in `meta_<slug>`."""
 
 from __future__ import annotations
 
-from qdrant_client import models
-
-from rag.sparse import query_vector
 from rag.store import Hit
-from rag.synergy import decompose, rrf, synergy_search
+from rag.synergy import decompose, meta_search, synergy_search
 
 from .card_indexing import card_collection, meta_collection
-from .deckbuilding import hero_names, set_names
+from .deck_requests import hero_names, set_names
 from .models import Game
 
 META_LIMIT = 5
@@ -19,14 +16,7 @@ META_LIMIT = 5
 
 def meta_hits(store, embedder, game: Game, question: str, format: str, limit: int = META_LIMIT) -> list[Hit]:
     """Tournament decklists close to the question, of the asked format when one is named."""
-    conditions = [models.FieldCondition(key="meta_type", match=models.MatchValue(value="tournament_deck"))]
-    if format:
-        conditions.append(models.FieldCondition(key="meta_format", match=models.MatchValue(value=format)))
-    query_filter = models.Filter(must=conditions)
-    collection = meta_collection(game)
-    dense = store.search_dense(collection, embedder.embed_query(question), limit=limit, filter=query_filter)
-    sparse = store.search_sparse(collection, query_vector(question), limit=limit, filter=query_filter)
-    return rrf([dense, sparse], limit=limit)
+    return meta_search(store, embedder, meta_collection(game), question, format, limit)
 
 
 def card_game_hits(store, embedder, llm, game: Game, question: str, intent: str, limit: int = 8) -> list[Hit]:

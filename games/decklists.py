@@ -14,7 +14,7 @@ from pathlib import Path
 from django.db import transaction
 
 from .card_indexing import meta_collection
-from .indexing import mark_changed
+from .index_state import mark_changed
 from .models import Decklist, Game
 
 _LINE_RE = re.compile(r"^\s*(?:SB:\s*)?(\d+)\s*[x×X]?\s+(.+?)\s*$")

@@ -10,24 +10,19 @@ import logging
 import threading
 
 from django.db import transaction
-from django.db.models import F
 
-from rag.sparse import SparseVector
+from rag.embeddings import passage_text
+from rag.sparse import SparseVector, document_vector
 from rag.store import Point, VectorStore
 
-from .models import Chunk, IndexState
+from .card_indexing import card_collection, card_collections, mark_card_rows_unindexed, meta_collection, row_source_for
+from .index_state import mark_changed
+from .models import Chunk, Game, IndexState
 
 log = logging.getLogger(__name__)
 
 _synced_versions: dict[str, int] = {}
 _sync_lock = threading.Lock()
-
-
-def mark_changed(collection: str) -> None:
-    """Record that the rows of a collection changed (call inside the writer's transaction)."""
-    state, created = IndexState.objects.get_or_create(collection=collection, defaults={"version": 1})
-    if not created:
-        IndexState.objects.filter(pk=state.pk).update(version=F("version") + 1)
 
 
 def chunk_payload(chunk: Chunk) -> dict:
@@ -54,8 +49,6 @@ def chunk_payload(chunk: Chunk) -> dict:
 def _row_source(collection: str):
     """(rows queryset, payload function) feeding `collection`: chunks, or the card catalog's
     `cards_<slug>` / `meta_<slug>` rows (games.card_indexing)."""
-    from .card_indexing import row_source_for
-
     return row_source_for(collection) or (Chunk.objects.filter(collection=collection), chunk_payload)
 
 
@@ -85,6 +78,11 @@ def sync_collection(store: VectorStore, collection: str, batch_size: int = 256) 
     return {"collection": collection, "written": written, "deleted": len(stale), "total": len(wanted)}
 
 
+def sync_card_collections(store: VectorStore, game: Game) -> list[dict]:
+    """The card game's `cards_<slug>` and `meta_<slug>` collections, synced now."""
+    return [sync_collection(store, card_collection(game)), sync_collection(store, meta_collection(game))]
+
+
 def sync_if_changed(store: VectorStore, collections: list[str] | None = None) -> list[dict]:
     """Sync the collections whose version moved since this process last synced them."""
     states = IndexState.objects.all()
@@ -107,8 +105,6 @@ def forget_synced_versions() -> None:
 
 def rebuild_all(store: VectorStore) -> list[dict]:
     """`manage.py reindex`: drop every collection and write it again from the rows."""
-    from .card_indexing import card_collections, mark_card_rows_unindexed
-
     with transaction.atomic():
         Chunk.objects.update(indexed=False)
         mark_card_rows_unindexed()
@@ -129,23 +125,17 @@ def rebuild_all(store: VectorStore) -> list[dict]:
 
 def reembed_all(embedder, batch_size: int = 32, progress=None) -> int:
     """Embed every chunk again (after an embedder change); rows keep everything else."""
-    from rag.sparse import document_vector
-
     ids = list(Chunk.objects.values_list("id", flat=True))
     for start in range(0, len(ids), batch_size):
         batch = list(Chunk.objects.filter(pk__in=ids[start : start + batch_size]))
-        vectors = embedder.embed_passages([embedding_text(c) for c in batch])
-        for chunk, vector in zip(batch, vectors):
+        texts = [passage_text(c.text, c.context) for c in batch]
+        vectors = embedder.embed_passages(texts)
+        for chunk, vector, text in zip(batch, vectors, texts):
             chunk.dense_vector = vector
             chunk.embedder = embedder.name
-            chunk.sparse = document_vector(embedding_text(chunk)).as_dict()
+            chunk.sparse = document_vector(text).as_dict()
             chunk.indexed = False
         Chunk.objects.bulk_update(batch, ["dense", "embedder", "sparse", "indexed"])
         if progress:
             progress(f"{min(start + batch_size, len(ids))}/{len(ids)}")
     return len(ids)
-
-
-def embedding_text(chunk: Chunk) -> str:
-    """What is embedded: the contextual sentence prefixed to the passage (contextual retrieval)."""
-    return f"{chunk.context}\n\n{chunk.text}" if chunk.context else chunk.text

@@ -3,7 +3,7 @@
 A game's *base* booklet is the PDF stored on the Game itself; every other booklet
 (expansion, advanced rules, FAQ) is an Extension. Each booklet has its own vector
 collection (`rules_<slug>`) and its own page-images folder. Chunks are the source of truth:
-the Qdrant collections are rebuilt from them (DESIGN.md, decision 1).
+the Qdrant collections are rebuilt from them (docs/architecture.md, decision 1).
 """
 
 import uuid
@@ -118,6 +118,11 @@ class Extension(models.Model):
         )
 
 
+# Every kind of booklet: the base rules (the Game row itself) and the extensions' kinds.
+BOOKLET_KIND_CHOICES = [("base", _("Règles de base")), *Extension.Kind.choices]
+BOOKLET_KINDS = tuple(value for value, _label in BOOKLET_KIND_CHOICES)
+
+
 @dataclass(frozen=True)
 class Booklet:
     """One PDF of a game, base or not, seen the same way by ingestion and retrieval."""
@@ -156,10 +161,6 @@ class Booklet:
 class ChunkQuerySet(models.QuerySet):
     def of_booklet(self, booklet: Booklet):
         return self.filter(game=booklet.game, extension=booklet.extension)
-
-    def unindexed(self):
-        return self.filter(indexed=False)
-
 
 class Chunk(models.Model):
     """A passage of a booklet, with everything needed to rebuild its index entry."""

@@ -1,5 +1,5 @@
-"""Ingest endpoints (mounted under /api/): start an ingestion, follow it, list a game's jobs.
-Staff only (session; Ninja checks CSRF on the POST)."""
+"""Ingest endpoints (mounted under /api/): start an ingestion, follow it, list a game's jobs,
+cancel a scheduled one. Staff only (session; Ninja checks CSRF on the POST and DELETE)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,14 @@ from ninja.responses import Status
 from ninja.security import django_auth_is_staff
 
 from games.models import Game
-from oracle_site.ratelimit import upload_throttles
+from runtime.ratelimit import upload_throttles
 
 from . import services
+from .cancellation import request_cancel
 from .events import event_stream
 from .models import IngestJob
-from .schemas import ErrorOut, IngestAccepted, IngestIn, JobOut
+from .scheduling import NotScheduled, cancel_scheduled, schedule_ingest, validate_start_at
+from .schemas import CancelledOut, CancelOut, ErrorOut, IngestAccepted, IngestIn, JobOut
 
 router = Router(tags=["ingest"], auth=django_auth_is_staff)
 
@@ -81,8 +83,6 @@ def create_ingest(request, pdf: File[UploadedFile], data: Form[IngestIn]):
     except services.UnknownGame as exc:
         return Status(404 if data.game_id else 422, {"detail": str(exc)})
     if when is not None:
-        from .scheduling import schedule_ingest
-
         schedule_ingest(job, when)
     else:
         services.enqueue(job)
@@ -92,8 +92,6 @@ def create_ingest(request, pdf: File[UploadedFile], data: Form[IngestIn]):
 
 def parse_start_at(value: str) -> datetime:
     """ISO 8601 with a zone, in the future, at most 7 days ahead (else ValueError → 422)."""
-    from .scheduling import validate_start_at
-
     try:
         when = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
@@ -148,12 +146,40 @@ async def stream_job_events(request, job_id: UUID, last_event_id: int = 0):
     return response
 
 
+@router.delete(
+    "/games/{game_id}/scheduled",
+    response={200: CancelledOut, 409: ErrorOut},
+    url_name="oracle-game-scheduled-cancel",
+)
+def cancel_scheduled_ingest(request, game_id: UUID):
+    """Cancel an ingestion that has not started yet: remove the schedule, the stored PDF and
+    the rows the scheduled ingestion created (409 when none is waiting)."""
+    game = get_object_or_404(Game, pk=game_id)
+    try:
+        cancelled = cancel_scheduled(game)
+    except NotScheduled as exc:
+        return Status(409, {"detail": str(exc)})
+    return Status(200, {"job_id": cancelled.job_id, "deleted": cancelled.deleted})
+
+
+@router.post("/ingest/{job_id}/cancel", response={202: CancelOut, 409: ErrorOut}, url_name="oracle-ingest-cancel")
+def cancel_job(request, job_id: UUID):
+    """Cancel a queued job at once, or ask a running job's worker to stop (it does between two
+    pages or batches, within seconds; its caches are kept for « Relancer »). A scheduled job is
+    cancelled with `DELETE /api/games/{id}/scheduled`; a finished one answers 409."""
+    job = get_object_or_404(IngestJob, pk=job_id)
+    outcome = request_cancel(job)
+    if not outcome:
+        return Status(409, {"detail": _("Cette ingestion n'est ni en file ni en cours (%(status)s).") % {"status": job.get_status_display()}})
+    return Status(202, {"job_id": job.pk, "outcome": outcome})
+
+
 def sync_index(collection: str) -> None:
     """The web process owns the local index: make a finished booklet searchable at once."""
     import logging
 
     from games.indexing import sync_if_changed
-    from oracle_site import components
+    from runtime import components
 
     try:
         sync_if_changed(components.vector_store(), [collection])

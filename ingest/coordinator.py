@@ -2,7 +2,7 @@
 any failure turned into a job state with a message a person can act on.
 
 Only the job's own rows and files are touched: a broken PDF fails its job, nothing else.
-A quota error from an LLM stage pauses the job (ingest.scheduling), it never fails it.
+A quota error from an LLM stage pauses the job (ingest.job_schedule), it never fails it.
 """
 
 from __future__ import annotations
@@ -19,15 +19,16 @@ from pdfminer.pdfparser import PDFSyntaxError
 from pdfminer.psparser import PSException
 
 from games.models import Chunk
-from oracle_site.pdf_guard import HostilePdf, check_pdf, limits_from_settings
-from oracle_site.recovery import job_heartbeat
 from rag import language
 from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
 from . import cancellation
 from .events import Listener, Reporter
+from .job_schedule import pause_for_quota
 from .models import IngestJob
+from .pdf_guard import HostilePdf, check_pdf, limits_from_settings
+from .recovery import job_heartbeat
 from .stages import chunk, conflicts, context, embed, hierarchy, images, index, ocr, read, read_child
 from .stages.cache import JsonCache
 
@@ -54,15 +55,13 @@ def run_job(job_id: str, listener: Listener | None = None) -> IngestJob:
     reporter = Reporter(job, listener)
     reporter.checkpoint = cancellation.Checkpoint(job, job.booklet.owner.pdf_pages or 0)
     try:
-        with job_heartbeat(job.pk):  # a killed worker's job is requeued (oracle_site.recovery)
+        with job_heartbeat(job.pk):  # a killed worker's job is requeued (ingest.recovery)
             stats = Pipeline(job, reporter).run()
     except cancellation.JobCancelled:
         cancellation.acknowledge(job, reporter)
     except cancellation.JobOverBudget as err:
         fail(job, reporter, IngestFailure(str(err)))
     except ClaudeQuotaError as err:
-        from ingest.scheduling import pause_for_quota
-
         pause_for_quota(job, err)
     except Exception as err:  # noqa: BLE001 - every failure becomes the job's state
         fail(job, reporter, err)
@@ -99,7 +98,7 @@ class Pipeline:
     """The stages of one job, each a small method; heavy lifting lives in `stages/`."""
 
     def __init__(self, job: IngestJob, reporter: Reporter):
-        from oracle_site import components
+        from runtime import components
 
         self.job = job
         self.reporter = reporter

@@ -3,16 +3,9 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.models import Game
+from games.models import BOOKLET_KIND_CHOICES, Game
 
 from . import services
-
-KIND_CHOICES = [
-    ("base", _("Règles de base")),
-    ("extension", _("Extension")),
-    ("advanced_rules", _("Règles avancées")),
-    ("faq", _("FAQ")),
-]
 
 LANGUAGE_CHOICES = [("fr", _("Français")), ("en", _("Anglais"))]
 
@@ -20,7 +13,7 @@ LANGUAGE_CHOICES = [("fr", _("Français")), ("en", _("Anglais"))]
 class BookletUploadForm(forms.Form):
     game = forms.ModelChoiceField(Game.objects.all(), required=False, label=_("Jeu existant"))
     new_game_name = forms.CharField(required=False, max_length=200, label=_("…ou nom du nouveau jeu"))
-    kind = forms.ChoiceField(choices=KIND_CHOICES, initial="base", label=_("Type de livret"))
+    kind = forms.ChoiceField(choices=BOOKLET_KIND_CHOICES, initial="base", label=_("Type de livret"))
     name = forms.CharField(required=False, max_length=200, label=_("Nom du livret"))
     language = forms.ChoiceField(
         choices=LANGUAGE_CHOICES, initial="fr", label=_("Langue du livret"),

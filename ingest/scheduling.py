@@ -3,7 +3,7 @@ LLM quota reset. Both are django-q2 one-off schedules stored in the database, so
 survive a restart of the web and worker processes; a start time that passed while Oracle
 was down fires as soon as the cluster's scheduler runs again.
 
-A paused job is `scheduled`, never `error` (DESIGN.md, decision 4).
+A paused job is `scheduled`, never `error` (docs/architecture.md, decisions).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import shutil
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
 from pathlib import Path
 
 from django.conf import settings
@@ -22,15 +21,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_q.models import Schedule
 
-from rag.llm.base import ClaudeQuotaError
-
+from . import coordinator
+from .job_schedule import RUN_TASK, arm, schedule_name
 from .models import IngestJob
+from .stages import conflicts, context, hierarchy, ocr
+from .stages.cache import booklet_cache_files
 
 log = logging.getLogger(__name__)
 
 MAX_SCHEDULE_AHEAD = timedelta(days=7)
-QUOTA_GRACE = timedelta(minutes=2)  # the reset time is approximate: do not retry on the dot
-RUN_TASK = "ingest.scheduling.run_scheduled_job"
+# The stages that cache per booklet: a cancelled ingestion removes their files.
+STAGE_CACHE_VERSIONS = (ocr.CACHE_VERSION, hierarchy.CACHE_VERSION, context.CACHE_VERSION, conflicts.CACHE_VERSION)
 
 
 class NotScheduled(Exception):
@@ -59,10 +60,6 @@ def validate_start_at(when: datetime, now: datetime | None = None) -> datetime:
     return when
 
 
-def schedule_name(job: IngestJob | str) -> str:
-    return f"ingest-{getattr(job, 'pk', job)}"
-
-
 def schedule_ingest(job: IngestJob, when: datetime) -> IngestJob:
     """Put `job` on hold until `when` (the admin asked for a later start)."""
     with transaction.atomic():
@@ -74,38 +71,13 @@ def schedule_ingest(job: IngestJob, when: datetime) -> IngestJob:
         )
         if not moved:
             raise ValueError(f"job {job.pk} is {job.status}: only a queued job can be scheduled")
-        _arm(job, when)
+        arm(job, when)
     job.emit("scheduled", {"reason": "user", "scheduledAt": when.isoformat()})
     return job
 
 
-def pause_for_quota(job: IngestJob, err: ClaudeQuotaError) -> datetime:
-    """Park a job that hit the LLM quota; it resumes 2 minutes after the reset.
-
-    Whatever ran before is kept (stages cache per chunk), so the resumption only asks what
-    was not answered yet. Returns the retry time.
-    """
-    reset_at = _aware(err.reset_at)
-    retry_at = reset_at + QUOTA_GRACE
-    with transaction.atomic():
-        paused = job.transition(
-            IngestJob.Status.SCHEDULED,
-            allowed_from=(IngestJob.Status.QUEUED, IngestJob.Status.RUNNING, IngestJob.Status.SCHEDULED),
-            pause_reason=IngestJob.PauseReason.QUOTA,
-            scheduled_at=retry_at,
-        )
-        if not paused:  # cancelled while its last calls finished: nothing to resume
-            return retry_at
-        _arm(job, retry_at)
-    job.emit("quota_pause", {"resetAt": reset_at.isoformat(), "retryAt": retry_at.isoformat()})
-    log.info("ingest %s paused by the LLM quota until %s", job.pk, retry_at.isoformat())
-    return retry_at
-
-
 def run_scheduled_job(job_id: str) -> None:
     """django-q2 task fired by a job's schedule: start (or resume) the ingestion."""
-    from . import coordinator  # the coordinator imports this module for pause_for_quota
-
     job = IngestJob.objects.filter(pk=job_id).first()
     if job is None:
         log.info("scheduled ingest %s no longer exists", job_id)
@@ -122,7 +94,7 @@ def cancel_scheduled(game) -> CancelledIngest:
     """Cancel the game's waiting ingestion: its schedule, its stored PDF, its page images, the
     rows it created and the booklet's stage caches (OCR, hierarchy, contexts, conflicts: kept
     for the retry of a failed or paused job, of no use once the job is cancelled)."""
-    from games.indexing import mark_changed
+    from games.index_state import mark_changed
 
     for job in IngestJob.objects.filter(game=game, status=IngestJob.Status.SCHEDULED):
         with transaction.atomic():
@@ -155,42 +127,19 @@ def restore_scheduled(now: datetime | None = None) -> int:
     for job in IngestJob.objects.filter(status=IngestJob.Status.SCHEDULED):
         if Schedule.objects.filter(name=schedule_name(job)).exists():
             continue
-        _arm(job, max(job.scheduled_at or now, now))
+        arm(job, max(job.scheduled_at or now, now))
         restored += 1
     if restored:
         log.info("re-armed %d scheduled ingest(s)", restored)
     return restored
 
 
-def pending_schedule(job: IngestJob) -> Schedule | None:
-    return Schedule.objects.filter(name=schedule_name(job)).first()
-
-
-def _arm(job: IngestJob, when: datetime) -> Schedule:
-    """One ONCE schedule per job, replaced when the job is re-scheduled."""
-    Schedule.objects.filter(name=schedule_name(job)).delete()
-    return Schedule.objects.create(
-        name=schedule_name(job),
-        func=RUN_TASK,
-        args=repr((str(job.pk),)),
-        schedule_type=Schedule.ONCE,
-        repeats=-1,
-        next_run=when,
-    )
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=dt_timezone.utc)
-
-
 def _booklet_files(job: IngestJob, booklet) -> list[Path]:
-    from .stages.cache import booklet_cache_files
-
     media = Path(settings.MEDIA_ROOT)
     files = [media / job.pdf_path] if job.pdf_path else []
     if booklet.pdf:
         files.append(media / booklet.pdf.name)
-    return files + [booklet.images_dir] + booklet_cache_files(Path(settings.INGEST_CACHE_DIR), booklet.slug)
+    return files + [booklet.images_dir] + booklet_cache_files(Path(settings.INGEST_CACHE_DIR), booklet.slug, STAGE_CACHE_VERSIONS)
 
 
 def _booklet_held_other_work(job: IngestJob) -> bool:

@@ -6,6 +6,8 @@ from uuid import UUID
 
 from ninja import Field, Schema
 
+from games.models import BOOKLET_KINDS
+
 
 class IngestIn(Schema):
     """Bounded as the models are (names 200, language 8, BGG ids positive 32-bit): checked
@@ -13,7 +15,7 @@ class IngestIn(Schema):
 
     game_id: UUID | None = None
     new_game_name: str = Field("", max_length=200)
-    kind: Literal["base", "extension", "advanced_rules", "faq"] = "base"
+    kind: Literal[BOOKLET_KINDS] = "base"  # type: ignore[valid-type]  # the model's choices
     name: str = Field("", max_length=200)
     language: str = Field("fr", max_length=8, pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$")
     bgg_id: int | None = Field(None, ge=1, le=2**31 - 1)
@@ -50,3 +52,13 @@ class JobOut(Schema):
 
 class ErrorOut(Schema):
     detail: str
+
+
+class CancelledOut(Schema):
+    job_id: str
+    deleted: str  # "game" | "extension" | "job": the largest row the cancellation removed
+
+
+class CancelOut(Schema):
+    job_id: UUID
+    outcome: str  # "cancelled" (it was queued) or "requested" (running: its worker stops within seconds)

@@ -17,15 +17,14 @@ from pdfminer.pdfpage import PDFPage
 from pdfminer.pdfparser import PDFParser, PDFSyntaxError
 from pdfminer.psparser import PSException
 
-from games.models import Extension, Game
+from games.models import BOOKLET_KINDS, Extension, Game
 
 from .models import IngestJob
-from .stages.store import media_relative, store_pdf
+from .stages.save_pdf import media_relative, store_pdf
 
 log = logging.getLogger(__name__)
 
 PDF_MAGIC = b"%PDF-"
-BOOKLET_KINDS = ("base", "extension", "advanced_rules", "faq")
 
 
 class InvalidPdf(ValueError):

@@ -1,7 +1,6 @@
 """Admin pages of the ingest app: the upload wizard, one job's live progress, the jobs panel."""
 
 import uuid
-from datetime import timedelta
 
 from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import get_object_or_404, render
@@ -10,8 +9,7 @@ from django.utils import timezone
 from games.models import Extension, Game
 
 from .models import IngestJob
-
-MAX_SCHEDULE_AHEAD = timedelta(days=7)
+from .scheduling import MAX_SCHEDULE_AHEAD
 
 
 @staff_member_required(login_url="oracle-login")

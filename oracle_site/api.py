@@ -67,5 +67,3 @@ from questions.api import router as questions_router  # noqa: E402
 api.add_router("/", games_router)
 api.add_router("/", ingest_router)
 api.add_router("/", questions_router)
-api.add_router("/", "ingest.api_schedule.router")  # DELETE /games/{id}/scheduled
-api.add_router("/", "ingest.api_cancel.router")  # POST /ingest/{id}/cancel

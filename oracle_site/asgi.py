@@ -26,14 +26,15 @@ from oracle_site.index_owner import start_index_owner  # noqa: E402
 
 start_index_owner()
 
-# Questions and ingest jobs left in progress by a killed process are failed or requeued.
-from oracle_site.recovery import start_sweeper  # noqa: E402
+# The apps' periodic work (the recovery sweeps: questions and ingest jobs left in progress
+# by a killed process are failed or requeued), registered in their AppConfig.ready().
+from runtime.periodic import start_web_work  # noqa: E402
 
-start_sweeper()
+start_web_work()
 
 # The first question asked across languages would otherwise wait ~1 s for the dictionaries.
 import threading  # noqa: E402
 
-from rag.lexicon import lexicon  # noqa: E402
+from runtime.components import lexicon  # noqa: E402
 
 threading.Thread(target=lexicon, name="lexicon-warmup", daemon=True).start()

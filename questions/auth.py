@@ -17,7 +17,7 @@ from ninja.security import HttpBearer, SessionAuth
 
 from . import lookups
 from .models import ApiToken
-from .pools import save_pool
+from runtime import executors
 
 LAST_USED_PRECISION = timedelta(minutes=5)
 _touched: dict = {}  # token key hash -> when this process last recorded its use
@@ -84,7 +84,7 @@ class AsyncApiTokenAuth(ApiTokenAuth):
             if api_token is None:
                 raise unknown_token()
         if use_is_due(api_token):
-            save_pool().submit(record_use, api_token.pk, timezone.now())
+            executors.ask_save().submit(record_use, api_token.pk, timezone.now())
         request.user = api_token.user
         return api_token.user
 

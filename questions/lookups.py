@@ -17,6 +17,8 @@ import time
 
 from django.conf import settings
 
+from runtime import executors
+
 MAX_ENTRIES = 10_000
 
 
@@ -56,12 +58,10 @@ async def coalesced(key, fn, *args):
     """`fn(*args)` run in the ask setup pool, once for all the requests of this event loop
     that want the same key at the same time (fifty players asking about the same game at once
     make one lookup, not fifty)."""
-    from .pools import in_setup_pool
-
     slot = (id(asyncio.get_running_loop()), key)
     future = _pending.get(slot)
     if future is None or future.get_loop() is not asyncio.get_running_loop():
-        future = asyncio.ensure_future(in_setup_pool(fn)(*args))
+        future = asyncio.ensure_future(executors.setup_async(fn)(*args))
         _pending[slot] = future
         future.add_done_callback(lambda _done: _pending.pop(slot, None))
     return await asyncio.shield(future)

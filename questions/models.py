@@ -4,10 +4,23 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from rag.cards import deck_in_discussion, update_sticky
+
+
+class QuestionQuerySet(models.QuerySet):
+    def mark_failed(self, message: str, now=None) -> int:
+        """Fail these questions with a readable `message`; returns how many. An update, not a
+        save: nothing else a concurrent writer stored is overwritten."""
+        return self.update(status=Question.Status.ERROR, error=message, answered_at=now or timezone.now())
 
 
 class Question(models.Model):
+    """A question and, once answered, its answer. Its status changes only through
+    `mark_done` and `mark_failed` (pending → done | error)."""
+
     class Status(models.TextChoices):
         PENDING = "pending", _("En cours")
         DONE = "done", _("Répondue")
@@ -38,6 +51,8 @@ class Question(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
 
+    objects = QuestionQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("question")
@@ -45,6 +60,29 @@ class Question(models.Model):
 
     def __str__(self) -> str:
         return self.text[:80]
+
+    def sticky_cards_after(self) -> list[str]:
+        """The cards the conversation keeps after this turn (the chat sends them back next turn):
+        the earlier ones, then this turn's @-mentions, FIFO of 20 (80 while a deck is discussed).
+        A deckbuilding answer adds its deck's cards (its `done` event says so)."""
+        discussed = deck_in_discussion(self.text, self.history)
+        return update_sticky(self.sticky_card_mentions, self.card_mentions, deck_discussed=discussed)
+
+    def mark_done(self, *, answer: str, intent: str, best_score: float | None, diagnostics: dict) -> None:
+        """Store the answer and mark the question answered."""
+        fields = dict(
+            answer=answer, intent=intent, best_score=best_score, diagnostics=diagnostics,
+            status=self.Status.DONE, error="", answered_at=timezone.now(),
+        )  # fmt: skip
+        type(self).objects.filter(pk=self.pk).update(**fields)
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+    def mark_failed(self, message: str) -> None:
+        """Mark the question failed, with a message a player can read."""
+        now = timezone.now()
+        type(self).objects.filter(pk=self.pk).mark_failed(message, now)
+        self.status, self.error, self.answered_at = self.Status.ERROR, message, now
 
     @property
     def is_answered(self) -> bool:

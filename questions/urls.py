@@ -5,7 +5,7 @@ from . import views
 
 urlpatterns = [
     path("jeux/<slug:slug>/", views.chat, name="oracle-chat"),
-    path("jeux/<slug:slug>/answer", views.answer_fragment, name="oracle-answer-fragment"),
+    path("jeux/<slug:slug>/questions/<uuid:question_id>/answer", views.answer_fragment, name="oracle-answer-fragment"),
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="oracle-login"),
     path("logout/", auth_views.LogoutView.as_view(), name="oracle-logout"),
 ]

@@ -1,19 +1,23 @@
 """Pages of the questions app: the chat of one game and the server-side answer renderer."""
 
+from uuid import UUID
+
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from games.models import Game
 
+from .access import visible_question
+from .booklets import booklets_of
 from .confidence import confidence_of
-from .rendering import booklet_refs, render_answer
+from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
+from .rendering import render_answer
 
-MAX_QUESTION_CHARS = 500
-MAX_HISTORY_TURNS = 5
+ANY_QUESTION = UUID(int=0)
 
 
 def may_ask(request) -> bool:
@@ -33,7 +37,7 @@ def chat_strings() -> dict[str, str]:
         "offline": _("L'Oracle finalise hors-ligne…"),
         "offlineFailed": _("L'Oracle n'a pas pu terminer sa réponse. Réessayez dans un instant."),
         "streamFailed": _("La connexion à l'Oracle a échoué. Vérifiez votre réseau et réessayez."),
-        "tooLong": _("La question dépasse 500 caractères."),
+        "tooLong": _("La question dépasse %(max)s caractères.") % {"max": MAX_QUESTION_CHARS},
         "empty": _("Écrivez d'abord votre question."),
         "noCards": _("Aucune carte trouvée"),
         "you": _("Vous"),
@@ -67,7 +71,9 @@ def chat(request, slug: str):
             "pollUrl": "/api/ask/",
             "cardsUrl": f"/api/games/{game.pk}/cards",
             "cardUrl": reverse("api:oracle-game-card-lookup", args=[game.pk]),
-            "renderUrl": reverse("oracle-answer-fragment", args=[game.slug]),
+            # the stored answer's HTML: the chat puts the question's id in place of this one
+            "answerUrl": reverse("oracle-answer-fragment", args=[game.slug, ANY_QUESTION]),
+            "anyQuestion": str(ANY_QUESTION),
             "maxChars": MAX_QUESTION_CHARS,
             "maxHistory": MAX_HISTORY_TURNS,
             "pollEveryMs": 3000,
@@ -78,14 +84,20 @@ def chat(request, slug: str):
     return render(request, "questions/chat.html", context)
 
 
-@require_POST
-def answer_fragment(request, slug: str):
-    """Render an answer's markdown (posted by the chat) as safe HTML with its confidence."""
+def answer_fragment(request, slug: str, question_id):
+    """The stored answer of a question, as safe HTML with its confidence (the chat inserts it
+    once the answer is done). Seen only by whoever may see the question."""
     if not may_ask(request):
         return redirect_to_login(request.get_full_path())
-    game = get_object_or_404(Game.objects.prefetch_related("extensions"), slug=slug)
+    user = request.user if request.user.is_authenticated else None
+    question = visible_question(user, question_id, game__slug=slug)
+    if not question.is_answered:
+        return HttpResponse(status=202)  # still being answered: ask again later
+    # bestScore rates rulebook passages; a decklist is judged by its verdict (diagnostics.deck)
+    score = None if "deck" in question.diagnostics else question.best_score
     context = {
-        "answer_html": render_answer(request.POST.get("text", ""), booklet_refs(game)),
-        "confidence": confidence_of(request.POST.get("best_score")),
+        "answer_html": render_answer(question.answer, booklets_of(question.game, question.game.extensions.all())),
+        "confidence": confidence_of(score),
+        "error": question.error,
     }
     return render(request, "questions/_answer.html", context)

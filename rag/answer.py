@@ -16,6 +16,7 @@ import numpy as np
 
 from rag import language, prompts
 from rag.lexicon import lexicon
+from rag.limits import MAX_HISTORY_TURNS
 from rag.page_images import resolve_page_image
 from rag.retrieve import RetrievedChunk
 from rag.sparse import tokenize, translated_query
@@ -278,7 +279,7 @@ def _bgg_block(game_name: str, metadata: dict) -> str:
 
 def _history_block(history: list[dict]) -> str:
     turns = []
-    for turn in history[-5:]:
+    for turn in history[-MAX_HISTORY_TURNS:]:
         question = turn.get("question") or (turn.get("content") if turn.get("role") == "user" else "")
         answer = turn.get("answer") or (turn.get("content") if turn.get("role") == "assistant" else "")
         if question:

@@ -2,7 +2,7 @@
 
 With an LLM, a short classification call (a timeout means `rules`: answering a rules
 question is the safe default). Without one, keyword rules in French and English.
-When several kinds match, deckbuilding > meta > synergy > rules (spec).
+When several kinds match, deckbuilding > meta > synergy > rules (docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
+from concurrent.futures import Executor
 
 from rag.hyde import call_with_timeout
 from rag.llm.base import LLMError, LLMTimeout
@@ -81,13 +82,15 @@ def parse_intent(text: str) -> str | None:
     return None
 
 
-def classify(question: str, llm, timeout: float = CLASSIFY_TIMEOUT_S) -> str:
+def classify(question: str, llm, timeout: float = CLASSIFY_TIMEOUT_S, *, executor: Executor) -> str:
+    """The question's intent; the LLM call runs in `executor`, awaited at most `timeout` s."""
     if not getattr(llm, "available", False):
         return classify_offline(question)
     try:
         answer = call_with_timeout(
             lambda: llm.complete(CLASSIFY_SYSTEM_PROMPT, classify_prompt(question), model="haiku", timeout=timeout),
             timeout,
+            executor,
         )
     except LLMTimeout:
         return "rules"

@@ -12,7 +12,7 @@ Filters: the `{"field": value | [values], "!field": value}` dicts of `rag.store`
 qdrant-client `models.Filter` objects (must/should/must_not/min_should, match value/any/
 except/text, ranges, values count, is-empty/is-null, has-id, nested) are translated to Edge's.
 
-One process owns the folder (DESIGN.md, decision 2), as in local mode, enforced by an
+One process owns the folder (docs/architecture.md, decision 2), as in local mode, enforced by an
 exclusive lock on `QDRANT_PATH/edge/.lock` taken before any shard is read: a second process
 gets `VectorStoreError` and leaves indexing to the owner. Edge's own WAL lock is not enough:
 a second process that merely tries to load a shard held elsewhere breaks the holder's next
@@ -34,7 +34,7 @@ import qdrant_edge as qe
 from qdrant_client import models
 
 from rag.sparse import SparseVector
-from rag.store import DENSE, SPARSE, Hit, Point, VectorStoreError, _ReadWriteLock, build_filter
+from rag.store_base import DENSE, SPARSE, Hit, Point, ReadWriteLock, VectorStoreError, build_filter
 
 META_FILE = "oracle-collection.json"
 LOCK_FILE = ".lock"
@@ -181,7 +181,7 @@ class EdgeVectorStore:
         self.root.mkdir(parents=True, exist_ok=True)
         self.description = f"edge {self.root}"
         self._lock = threading.RLock()
-        self._rw = _ReadWriteLock()
+        self._rw = ReadWriteLock()
         self._lock_handle = _lock_folder(self.root)
         self._shards: dict[str, qe.EdgeShard] = {}
         try:

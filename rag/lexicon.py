@@ -129,26 +129,20 @@ class Lexicon:
         return len(self._glossary) + len(self._dictionary)
 
 
-def _dictionary_dir() -> str:
-    """BILINGUAL_DICTIONARY_DIR from the Django settings, or the environment when rag runs
-    without Django (benchmarks, scripts)."""
-    from django.conf import settings
-
-    if settings.configured:
-        return settings.BILINGUAL_DICTIONARY_DIR
-    return os.environ.get("BILINGUAL_DICTIONARY_DIR", DEFAULT_DICTIONARY_DIR)
-
-
-_lexicon: Lexicon | None = None
+_lexicons: dict[str, Lexicon] = {}
 _lexicon_lock = threading.Lock()
 
 
-def lexicon() -> Lexicon:
-    """The process's lexicon, read on first use (0.3 s; 0.9 s without PyStemmer)."""
-    global _lexicon
-    if _lexicon is None:
+def lexicon(dictionary_dir: str | None = None) -> Lexicon:
+    """The process's lexicon for the FreeDict files in `dictionary_dir` (the caller passes its
+    BILINGUAL_DICTIONARY_DIR setting; None: that environment variable, or /usr/share/dictd),
+    read on first use (0.3 s; 0.9 s without PyStemmer)."""
+    if dictionary_dir is None:
+        dictionary_dir = os.environ.get("BILINGUAL_DICTIONARY_DIR", DEFAULT_DICTIONARY_DIR)
+    found = _lexicons.get(dictionary_dir)
+    if found is None:
         with _lexicon_lock:
-            if _lexicon is None:
-                folder = _dictionary_dir()
-                _lexicon = Lexicon(GLOSSARY, Path(folder) if folder else None)
-    return _lexicon
+            found = _lexicons.get(dictionary_dir)
+            if found is None:
+                found = _lexicons[dictionary_dir] = Lexicon(GLOSSARY, Path(dictionary_dir) if dictionary_dir else None)
+    return found

@@ -1,5 +1,6 @@
-"""Find the PNG of a booklet page whatever pdftoppm's zero padding (`page-1.png`,
-`page-01.png`, `page-001.png`: it pads to the width of the page count).
+"""The PNG of a booklet page: the name the renderer writes (`page_image_path`,
+`page-01.png`), and finding it again whatever the zero padding (`page-1.png`, `page-01.png`,
+`page-001.png`: pdftoppm pads to the width of the page count).
 
 Each folder is listed once and its {page → file} map cached; the cache is dropped when the
 folder changes (its mtime moves when pages are re-rendered) or when the renderer calls
@@ -13,6 +14,13 @@ import threading
 from pathlib import Path
 
 _PAGE_RE = re.compile(r"^(?:page|[\w.-]*?)-0*(\d+)\.png$", re.IGNORECASE)
+
+
+
+def page_image_path(images_dir: str | Path, page: int) -> Path:
+    """Where the image of `page` (1-based) is rendered in a booklet's images folder."""
+    return Path(images_dir) / f"page-{page:02d}.png"
+
 
 _cache: dict[Path, tuple[int, dict[int, str]]] = {}
 _lock = threading.Lock()

@@ -6,7 +6,7 @@ citations keep their own language.
 
 from __future__ import annotations
 
-# SSE `phase` events, in the order they are sent (spec, « Événements SSE »).
+# SSE `phase` events, in the order they are sent (docs/architecture.md, « Événements SSE »).
 PHASES = {
     "weigh": "L'Oracle pèse votre question",
     "dive": "L'Oracle plonge dans le grimoire",

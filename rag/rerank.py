@@ -1,7 +1,8 @@
 """Cross-encoder rerank (TEI `/rerank`, bge-reranker-v2-m3) and position-aware blending.
 
 The fused order is trusted most at the top, where exact matches land, so the reranker
-weighs 25% on positions 1–3, 40% on 4–10 and 60% beyond (spec, « Blending position-aware »).
+weighs 25% on positions 1–3, 40% on 4–10 and 60% beyond (docs/architecture.md,
+« question → answer »).
 Both scores are min-max normalised over the candidates before blending.
 """
 

@@ -1,4 +1,4 @@
-"""Retrieval for one question (spec, « RETRIEVAL », steps 0–2), plain Python.
+"""Retrieval for one question (docs/architecture.md, « question → answer »), plain Python.
 
 Step 0 embeds the question (and the HyDE passage when there is one). Step 1 runs a dense
 and a BM25 search per booklet collection, concurrently, merges each kind of search across
@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -37,9 +37,6 @@ _NAMED_RULE_RE = re.compile(
     r"\b(?:r[eè]gles?|rules?|sections?|articles?|§)\s*(?:n[°o]\.?\s*)?(\d+(?:\.\d+)*[a-z]?)\b", re.IGNORECASE
 )
 
-_pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="retrieve")
-
-
 @dataclass(frozen=True)
 class BookletRef:
     """What retrieval and answering need to know about one booklet (no ORM)."""
@@ -50,6 +47,7 @@ class BookletRef:
     kind: str = "base"  # base | extension | advanced_rules | faq
     images_dir: Path | None = None
     language: str = ""  # as the admin gave it: « fr », "en"…; empty when unknown
+    id: str = ""  # the booklet's id in links (the game's for the base booklet); empty when none
 
     @property
     def is_extension(self) -> bool:
@@ -162,65 +160,81 @@ def retrieve(
     reranker=None,
     top_k: int = 8,
     modes: tuple[str, ...] = ("dense", "bm25"),
+    executor: Executor | None = None,
 ) -> Retrieval:
     """The best `top_k` chunks of `booklets` for `question`, best first.
 
     `modes` restricts the searches (the benchmark compares bm25 only, dense only, hybrid).
+    The searches run concurrently in `executor`; without one, one after another.
     """
     timer = _Timer()
     start = time.perf_counter()
-    queries = {"question": question}
-    if hyde_passage:
-        queries["hyde"] = hyde_passage
-    dense_vectors = {}
-    if "dense" in modes:
-        dense_vectors = {name: embedder.embed_query(text) for name, text in queries.items()}
+    queries = {"question": question, **({"hyde": hyde_passage} if hyde_passage else {})}
+    dense_vectors = {name: embedder.embed_query(text) for name, text in queries.items()} if "dense" in modes else {}
     start = timer.mark("embed", start)
-    lists, dense_scores, rule_hits = _search_all(store, booklets, queries, dense_vectors, modes, question)
+    submit = executor.submit if executor is not None else _run_now
+    lists, dense_scores, rule_hits = _search_all(store, booklets, queries, dense_vectors, modes, question, submit)
     start = timer.mark("search", start)
-    fused = rrf_v2(lists)
     numbers = rule_numbers_in(question)
-    fused = _rule_numbers_first(fused, rule_hits, numbers)
-    if intent in FORUM_FREE_INTENTS:
-        fused = [f for f in fused if not f.hit.payload.get("is_forum_chunk")]
+    fused = _fuse(lists, rule_hits, numbers, intent)
     by_collection = {b.collection: b for b in booklets}
     chunks = [_to_chunk(f, by_collection, dense_scores, numbers) for f in fused]
     start = timer.mark("fusion", start)
-    reranked = False
-    if reranker is not None and chunks:
-        chunks, reranked = _rerank(question, chunks, reranker), True
+    reranked = reranker is not None and bool(chunks)
+    if reranked:
+        chunks = _rerank(question, chunks, reranker)
         timer.mark("rerank", start)
     return Retrieval(
-        chunks=chunks[:top_k],
-        timings_ms=timer.timings,
-        rule_numbers=numbers,
-        candidates=len(fused),
-        reranked=reranked,
+        chunks=chunks[:top_k], timings_ms=timer.timings, rule_numbers=numbers, candidates=len(fused), reranked=reranked
     )
 
 
-def _search_all(store, booklets, queries, dense_vectors, modes, question):
+def _fuse(lists: list[RankedList], rule_hits: list[Hit], numbers: list[str], intent: str) -> list[Fused]:
+    """RRF v2 of the ranked lists, rules the question names first, no forum when unwanted."""
+    fused = _rule_numbers_first(rrf_v2(lists), rule_hits, numbers)
+    if intent in FORUM_FREE_INTENTS:
+        fused = [f for f in fused if not f.hit.payload.get("is_forum_chunk")]
+    return fused
+
+
+def _run_now(fn, *args) -> Future:
+    future: Future = Future()
+    future.set_result(fn(*args))
+    return future
+
+
+def _search_all(store, booklets, queries, dense_vectors, modes, question, submit):
     """Every search of the question, concurrently; returns the ranked lists to fuse."""
-    jobs = {}
     translated = {name: _translations(text, booklets) for name, text in queries.items()} if "bm25" in modes else {}
+    jobs = {}
     for booklet in booklets:
         for name, text in queries.items():
             if "dense" in modes:
-                jobs[("dense", name, booklet.collection)] = _pool.submit(
+                jobs[("dense", name, booklet.collection)] = submit(
                     store.search_dense, booklet.collection, dense_vectors[name], LIST_LIMIT
                 )
             if "bm25" in modes:
                 other = translated[name].get(booklet.collection)
                 vector = other.vector if other else query_vector(text)
-                jobs[("bm25", name, booklet.collection)] = _pool.submit(
+                jobs[("bm25", name, booklet.collection)] = submit(
                     store.search_sparse, booklet.collection, vector, LIST_LIMIT
                 )
     numbers = rule_numbers_in(question)
     rule_jobs = []
     if numbers:
         rule_query = query_vector(" ".join(numbers))
-        rule_jobs = [_pool.submit(store.search_sparse, b.collection, rule_query, 10) for b in booklets]
+        rule_jobs = [submit(store.search_sparse, b.collection, rule_query, 10) for b in booklets]
     results = {key: future.result() for key, future in jobs.items()}
+    dense_scores = {
+        hit.id: hit.score for (kind, name, _), hits in results.items() if kind == "dense" and name == "question"
+        for hit in hits
+    }  # fmt: skip
+    rule_hits = [hit for job in rule_jobs for hit in job.result()]
+    return _ranked_lists(results, queries, translated), dense_scores, rule_hits
+
+
+def _ranked_lists(results: dict, queries: dict, translated: dict) -> list[RankedList]:
+    """One list per kind of search and query, merged across the booklets by score."""
     lists = []
     for kind in ("dense", "bm25"):
         for name in queries:
@@ -232,14 +246,7 @@ def _search_all(store, booklets, queries, dense_vectors, modes, question):
             if kind == "bm25":
                 merged = keep_lexical_matches(queries[name], merged, translated[name])
             lists.append(RankedList(f"{kind}:{name}", weight, merged))
-    dense_scores = {
-        hit.id: hit.score
-        for (kind, name, _), hits in results.items()
-        if kind == "dense" and name == "question"
-        for hit in hits
-    }
-    rule_hits = [hit for job in rule_jobs for hit in job.result()]
-    return lists, dense_scores, rule_hits
+    return lists
 
 
 def _translations(text: str, booklets: list[BookletRef]) -> dict[str, TranslatedQuery]:

@@ -10,85 +10,13 @@ from __future__ import annotations
 
 import threading
 import time
-import uuid
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from qdrant_client import QdrantClient, models
 
 from rag.sparse import SparseVector
-
-DENSE = "dense"
-SPARSE = "bm25"
-
-
-class VectorStoreError(RuntimeError):
-    pass
-
-
-@dataclass
-class Point:
-    id: str
-    dense: Sequence[float]
-    sparse: SparseVector
-    payload: dict = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Hit:
-    id: str
-    score: float
-    payload: dict
-    collection: str = ""
-
-
-Filter = dict[str, Any] | models.Filter | None
-
-
-def build_filter(spec: Filter) -> models.Filter | None:
-    """{"field": value | [values], "!field": value} → a Qdrant filter (`!` negates)."""
-    if spec is None or isinstance(spec, models.Filter):
-        return spec
-    must, must_not = [], []
-    for key, value in spec.items():
-        target = must_not if key.startswith("!") else must
-        key = key.lstrip("!")
-        if isinstance(value, (list, tuple, set)):
-            condition = models.FieldCondition(key=key, match=models.MatchAny(any=list(value)))
-        else:
-            condition = models.FieldCondition(key=key, match=models.MatchValue(value=value))
-        target.append(condition)
-    return models.Filter(must=must or None, must_not=must_not or None)
-
-
-class _ReadWriteLock:
-    """Many concurrent searches, one writer: local mode's in-process arrays are resized
-    on upsert, and a search must not see them half-way."""
-
-    def __init__(self):
-        self._readers = 0
-        self._cond = threading.Condition(threading.Lock())
-
-    @contextmanager
-    def reading(self):
-        with self._cond:
-            self._readers += 1
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._readers -= 1
-                if not self._readers:
-                    self._cond.notify_all()
-
-    @contextmanager
-    def writing(self):
-        with self._cond:
-            while self._readers:
-                self._cond.wait()
-            yield
+from rag.store_base import DENSE, SPARSE, Filter, Hit, Point, ReadWriteLock, VectorStoreError, build_filter
 
 
 class VectorStore:
@@ -97,7 +25,7 @@ class VectorStore:
         self.description = description
         self._known: set[str] = set()
         self._lock = threading.RLock()
-        self._rw = _ReadWriteLock()
+        self._rw = ReadWriteLock()
 
     # --- collections -------------------------------------------------------------------
 
@@ -260,7 +188,3 @@ def open_store(
     except RuntimeError as exc:  # local mode: another process holds the folder's lock
         raise VectorStoreError(f"local Qdrant folder {path} is in use by another process: {exc}") from exc
     return VectorStore(client, f"local {path}")
-
-
-def new_point_id() -> str:
-    return str(uuid.uuid4())

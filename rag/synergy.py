@@ -1,4 +1,4 @@
-"""Synergy expansion for card games (spec « synergy-expansion »): decompose the question into
+"""Synergy expansion for card games (docs/architecture.md, « synergy-expansion »): decompose the question into
 {colors, format, types, themes} (the LLM when available, else rules over the card vocabulary),
 turn that into Qdrant filters, search several query variants, and match set names
 ("Strixhaven" → STX). Plain Python.
@@ -15,6 +15,7 @@ from typing import Sequence
 from qdrant_client import models
 
 from rag.cards import fold_name
+from rag.fusion import rrf
 from rag.sparse import query_vector
 from rag.store import Hit, VectorStore
 
@@ -241,17 +242,6 @@ def query_variants(question: str, decomposition: Decomposition, limit: int = 4) 
     return list(dict.fromkeys(v for v in variants if v.strip()))[:limit]
 
 
-def rrf(hit_lists: Sequence[Sequence[Hit]], k: int = 60, limit: int = 30) -> list[Hit]:
-    scores: dict[str, float] = {}
-    best: dict[str, Hit] = {}
-    for hits in hit_lists:
-        for rank, hit in enumerate(hits):
-            scores[hit.id] = scores.get(hit.id, 0.0) + 1.0 / (k + rank + 1)
-            best.setdefault(hit.id, hit)
-    ranked = sorted(scores, key=scores.get, reverse=True)[:limit]
-    return [Hit(id=i, score=scores[i], payload=best[i].payload, collection=best[i].collection) for i in ranked]
-
-
 def synergy_search(store: VectorStore, embedder, collection: str, question: str, decomposition: Decomposition,
                    game_kind: str = "mtg", limit: int = 30) -> list[Hit]:  # fmt: skip
     """Cards for a synergy question: dense + sparse per query variant under the structural
@@ -266,3 +256,15 @@ def synergy_search(store: VectorStore, embedder, collection: str, question: str,
     if not hits and query_filter is not None:
         return synergy_search(store, embedder, collection, question, Decomposition(), game_kind, limit)
     return hits
+
+
+def meta_search(store: VectorStore, embedder, collection: str, question: str, format: str = "", limit: int = 5) -> list[Hit]:
+    """Tournament decklists close to the question, of the asked format when one is named:
+    dense + sparse, fused by RRF."""
+    conditions = [models.FieldCondition(key="meta_type", match=models.MatchValue(value="tournament_deck"))]
+    if format:
+        conditions.append(models.FieldCondition(key="meta_format", match=models.MatchValue(value=format)))
+    query_filter = models.Filter(must=conditions)
+    dense = store.search_dense(collection, embedder.embed_query(question), limit=limit, filter=query_filter)
+    sparse = store.search_sparse(collection, query_vector(question), limit=limit, filter=query_filter)
+    return rrf([dense, sparse], limit=limit)

@@ -57,9 +57,9 @@ def main() -> None:
     from django.core.management import call_command
 
     from games import bgg_sync
+    from games.bgg_client import BggClient
     from games.models import Game
-    from oracle_site import components
-    from rag.bgg import BggClient
+    from runtime import components
     from tests.games.bgg_replay import FakeBgg, serve
 
     call_command("migrate", verbosity=0)

@@ -88,10 +88,11 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
-    from games.card_indexing import embed_pending_cards, sync_card_collections
-    from games.cards import import_cards
+    from games.card_catalog import import_cards
+    from games.card_indexing import embed_pending_cards
+    from games.indexing import sync_card_collections
     from games.models import Game
-    from oracle_site import components
+    from runtime import components
 
     call_command("migrate", verbosity=0)
     from django.conf import settings
@@ -129,7 +130,7 @@ def main() -> None:
     index_s = time.perf_counter() - started
     print(f"index: {reports[0]['written']} points in {index_s:.1f}s, peak {peak_mb():.0f} MB")
 
-    from games.cards import search_cards
+    from games.card_catalog import search_cards
 
     for query in ("Storm Llan", "llanowar elvs 1", "drakon de l"):
         search_cards(game, query)  # the first call builds the per-process name cache

@@ -63,14 +63,10 @@ def ingest(pdf: Path):
 
 def embed_alone(job) -> float:
     """The embedder on the very texts the pipeline embedded, batches of 32."""
-    from ingest.stages.embed import embedding_text
-    from oracle_site import components
+    from rag.embeddings import passage_text
+    from runtime import components
 
-    from ingest.stages.chunk import ChunkDraft, Piece
-
-    texts = []
-    for row in job.chunks.order_by("ordinal"):
-        texts.append(embedding_text(ChunkDraft(pieces=[Piece(row.text, row.page_start)], context=row.context)))
+    texts = [passage_text(row.text, row.context) for row in job.chunks.order_by("ordinal")]
     embedder = components.embedder()
     started = time.monotonic()
     for start in range(0, len(texts), 32):
@@ -83,7 +79,7 @@ def tesseract_alone(job) -> float | None:
     import pytesseract
     from django.conf import settings
 
-    from ingest.stages.ocr import page_image_path
+    from rag.page_images import page_image_path
 
     pages = job.stats["ocr"].get("pages_ocr", 0)
     if not pages:
@@ -139,12 +135,12 @@ def profile_stages(pdf: Path, sample: int = 96) -> None:
 
     import numpy as np
 
-    from games.models import Game
     from ingest import services
     from ingest.coordinator import ocr_settings
-    from ingest.stages import chunk, context, embed, hierarchy, images, index, ocr, read
-    from oracle_site import components
+    from ingest.stages import chunk, context, hierarchy, images, index, ocr, read
+    from rag.embeddings import passage_text
     from rag.sparse import document_vector
+    from runtime import components
 
     job = services.create_ingest(pdf_path_or_file=pdf, new_game_name=f"profile {pdf.stem}")
     booklet = job.booklet
@@ -161,7 +157,7 @@ def profile_stages(pdf: Path, sample: int = 96) -> None:
     drafts = timed("chunk", lambda: (hierarchy.mark_headings(pages), chunk.chunk_pages(pages))[1])
     timed("hierarchy", lambda: hierarchy.assign_paths(pages, drafts))
     timed("context", lambda: context.contextualise(drafts, game="G", booklet=booklet.name, slug=booklet.slug, llm=None, cache_dir=Path(var_dir_of()), concurrency=1))
-    texts = [embed.embedding_text(d) for d in drafts]
+    texts = [passage_text(d.text, d.context) for d in drafts]
     sparse = timed("sparse", lambda: [document_vector(t) for t in texts])
     embedder = components.embedder()
     picked = random.Random(0).sample(texts, min(sample, len(texts)))

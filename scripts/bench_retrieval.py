@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -70,14 +71,18 @@ def build_collection(store, name: str, count: int, dim: int, seed: int = 7) -> N
     store.upsert(name, batch, batch_size=512)
 
 
+# The searches of one retrieval run concurrently, as in a web process (RETRIEVE_THREADS=8).
+SEARCHES = ThreadPoolExecutor(max_workers=8, thread_name_prefix="bench-retrieve")
+
+
 def measure(store, embedder, booklets, rounds: int) -> dict:
     timings, parts = [], {"embed": [], "search": [], "fusion": []}
     for question in QUESTIONS[:2]:  # warm-up
-        retrieve(question, store=store, embedder=embedder, booklets=booklets)
+        retrieve(question, store=store, embedder=embedder, booklets=booklets, executor=SEARCHES)
     for n in range(rounds):
         question = QUESTIONS[n % len(QUESTIONS)]
         start = time.perf_counter()
-        found = retrieve(question, store=store, embedder=embedder, booklets=booklets)
+        found = retrieve(question, store=store, embedder=embedder, booklets=booklets, executor=SEARCHES)
         timings.append((time.perf_counter() - start) * 1000)
         for key in parts:
             parts[key].append(found.timings_ms.get(key, 0.0))
@@ -115,8 +120,8 @@ def bench_real(var_dir: str, rounds: int) -> None:
     setup(var_dir)
     from games.indexing import sync_if_changed
     from games.models import Chunk, Game
-    from oracle_site import components
-    from questions.services import booklets_of
+    from runtime import components
+    from questions.booklets import booklets_of
 
     store, embedder = components.vector_store(), components.embedder()
     sync_if_changed(store)

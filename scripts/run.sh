@@ -15,7 +15,7 @@ fi
 HOST="${ORACLE_HOST:-127.0.0.1}"
 PORT="${ORACLE_PORT:-8000}"
 export ALLOWED_HOSTS="${ALLOWED_HOSTS:-localhost,127.0.0.1,[::1],$HOST}"
-# OpenMP busy-waiting makes one process's embeddings stall the other's (DESIGN.md).
+# OpenMP busy-waiting makes one process's embeddings stall the other's (docs/architecture.md, « Measured facts »).
 export OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}"
 
 PY=.venv/bin/python

@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install.sh --test --browser
 export OMP_WAIT_POLICY=PASSIVE
+.venv/bin/lint-imports  # the layering contracts of pyproject.toml (docs/architecture.md)
 exec .venv/bin/python -m pytest "$@"

@@ -6,11 +6,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.card_indexing import embed_pending_cards, embed_pending_decklists, sync_card_collections
-from games.cards import import_cards
+from games.card_catalog import import_cards
+from games.card_indexing import embed_pending_cards, embed_pending_decklists
 from games.decklists import import_decklist
+from games.indexing import sync_card_collections
 from games.models import Game
-from oracle_site import components
+from runtime import components
 from tests.factories import GameFactory
 
 DATA = Path(__file__).parent / "games" / "data"

@@ -21,7 +21,7 @@ def bob(db):
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits():
-    """Each test starts with no request counted against the rate limits (oracle_site.ratelimit)."""
+    """Each test starts with no request counted against the rate limits (runtime.ratelimit)."""
     from django.conf import settings
     from django.core.cache import caches
 
@@ -32,7 +32,7 @@ def fresh_rate_limits():
 def isolated_storage(settings, tmp_path):
     """Media, caches and the local Qdrant folder of each test live in its own tmp folder."""
     from games.indexing import forget_synced_versions
-    from oracle_site import components
+    from runtime import components
 
     settings.MEDIA_ROOT = tmp_path / "media"
     settings.PDF_DIR = settings.MEDIA_ROOT / "pdfs"

@@ -1,7 +1,8 @@
-"""Create the demo game « Les Aéronautes » and its booklets, and queue their ingestion.
+"""Create the demo game « Les Aéronautes » and its booklets, and hand them to the ingestion.
 
-Idempotent: rows are found by slug, and a booklet is queued only when it has no chunks and
-no scheduled, queued, running or finished job. `manage.py load_demo` calls `load_demo()`.
+Idempotent: rows are found by slug. The catalogue knows no workflow: the caller
+(`manage.py load_demo`, in ingest) passes what says whether a booklet still needs reading
+and what queues it (`ingest/demo.py`); without them the booklets only get their PDFs.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from django.core.files import File
 from django.db import transaction
@@ -20,8 +22,6 @@ from games.models import Booklet, Extension, Game
 log = logging.getLogger(__name__)
 
 DEMO_DIR = Path(__file__).resolve().parent
-# A job in one of these states already covers the booklet: queuing another would ingest it twice.
-COVERING_JOB_STATES = ("scheduled", "queued", "running", "done")
 
 
 @dataclass
@@ -41,11 +41,14 @@ def demo_pdf(spec: dict) -> Path:
     return DEMO_DIR / spec["file"]
 
 
-def load_demo(*, ingest: bool = True) -> DemoResult:
-    """Create what is missing; queue the ingestion of booklets not yet ingested when the
-    ingestion pipeline is installed and `ingest` is true."""
+def load_demo(
+    *,
+    needs_ingest: Callable[[Booklet], bool] | None = None,
+    queue_ingest: Callable[[Booklet, Path, dict], object] | None = None,
+) -> DemoResult:
+    """Create what is missing; with `queue_ingest`, queue (`queue_ingest(booklet, pdf, spec)`)
+    the booklets for which `needs_ingest(booklet)` is true."""
     manifest = read_manifest()
-    services = _ingest_services() if ingest else None
     with transaction.atomic():
         game, created = ensure_game(manifest["game"])
         result = DemoResult(game=game, created=[game.slug] if created else [])
@@ -54,11 +57,11 @@ def load_demo(*, ingest: bool = True) -> DemoResult:
                 result.created.append(spec["slug"])
     for spec in manifest["booklets"]:
         booklet = _booklet(game, spec["slug"])
-        if services is None:
+        if queue_ingest is None:
             attach_pdf(booklet.owner, spec)
-        elif needs_ingest(booklet):
+        elif needs_ingest is None or needs_ingest(booklet):
             try:
-                queue_ingest(services, booklet, spec)
+                queue_ingest(booklet, demo_pdf(spec), spec)
             except Exception:  # noqa: BLE001 - a demo booklet that cannot be queued must not stop the site
                 log.exception("demo booklet %s could not be queued", spec["slug"])
                 result.failed.append(spec["slug"])
@@ -88,28 +91,6 @@ def ensure_extension(game: Game, spec: dict) -> tuple[Extension, bool]:
     )
 
 
-def needs_ingest(booklet: Booklet) -> bool:
-    from ingest.models import IngestJob
-
-    if booklet.chunks().exists():
-        return False
-    jobs = IngestJob.objects.filter(game=booklet.game, extension=booklet.extension)
-    return not jobs.filter(status__in=COVERING_JOB_STATES).exists()
-
-
-def queue_ingest(services, booklet: Booklet, spec: dict):
-    # create_ingest finds the existing booklet row by name and kind, so our slugs are kept.
-    job = services.create_ingest(
-        pdf_path_or_file=demo_pdf(spec),
-        game=booklet.game,
-        kind=spec["kind"],
-        name=spec["name"],
-        language=spec["language"],
-    )
-    services.enqueue(job)
-    return job
-
-
 def attach_pdf(owner: Game | Extension, spec: dict) -> None:
     """Without ingestion, still give the booklet its PDF so the admin and viewer show it."""
     if owner.pdf:
@@ -126,14 +107,3 @@ def _booklet(game: Game, slug: str) -> Booklet:
     if slug == game.slug:
         return game.base_booklet
     return Extension.objects.select_related("game").get(slug=slug).booklet
-
-
-def _ingest_services():
-    """The ingestion pipeline's entry points, or None when it is not installed."""
-    try:
-        from ingest import services
-    except ImportError:
-        return None
-    if not (hasattr(services, "create_ingest") and hasattr(services, "enqueue")):
-        return None
-    return services

@@ -1,6 +1,6 @@
 """A small JSON cache per booklet for the LLM stages (contexts, conflicts): written every
 few answers and flushed before a quota error propagates, so a resumed job only asks what
-was not answered yet (DESIGN.md, decision 4)."""
+was not answered yet (docs/architecture.md, decisions)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,14 @@ import hashlib
 import json
 import threading
 from pathlib import Path
+from typing import Iterable
 
 
-def booklet_cache_files(cache_dir: Path, slug: str) -> list[Path]:
-    """Every file the stages cache for one booklet (OCR, hierarchy, contexts, conflicts),
-    with the `.tmp` of a save cut short: what a cancelled ingestion leaves to remove."""
-    from . import conflicts, context, hierarchy, ocr
-
+def booklet_cache_files(cache_dir: Path, slug: str, versions: Iterable[str]) -> list[Path]:
+    """The files the stages cache for one booklet under their cache `versions` (each stage's
+    CACHE_VERSION), with the `.tmp` of a save cut short: what a cancelled ingestion leaves."""
     files = []
-    for version in (ocr.CACHE_VERSION, hierarchy.CACHE_VERSION, context.CACHE_VERSION, conflicts.CACHE_VERSION):
+    for version in versions:
         path = Path(cache_dir) / f"{version}-{slug}.json"
         files += [path, path.with_suffix(".tmp")]
     return files

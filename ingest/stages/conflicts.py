@@ -2,7 +2,7 @@
 
 Each extension chunk is searched (dense + BM25, fused by reciprocal rank) in a throw-away
 in-memory index built from the base booklet's rows: the worker never opens the local
-Qdrant folder (DESIGN.md, decision 2). Hits whose cosine similarity reaches
+Qdrant folder (docs/architecture.md, decision 2). Hits whose cosine similarity reaches
 CONFLICT_SIMILARITY_THRESHOLD are candidates, kept in the hybrid search's order (an explicit
 "replaces rule 8.4" lifts base rule 8.4 through BM25, where cosine alone prefers summary
 pages); an LLM, when there is one, classifies them in that order as replaces | modifies |
@@ -22,6 +22,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from rag.fusion import rrf
 from rag.sparse import SparseVector
 from rag.store import Point, open_store
 
@@ -31,7 +32,6 @@ from .llm_pool import map_cached
 CACHE_VERSION = "conflicts-v1"
 COLLECTION = "base"
 SEARCH_LIMIT = 8
-RRF_K = 60
 MAX_CANDIDATES = 5
 CONFLICT_TYPES = ("replaces", "modifies", "extends")
 
@@ -73,14 +73,10 @@ def find_candidates(
 
 
 def _candidates(store, vector, sparse: SparseVector, by_id: dict, threshold: float) -> list[dict]:
-    fused: dict[str, float] = {}
-    for hits in (store.search_dense(COLLECTION, vector, SEARCH_LIMIT), store.search_sparse(COLLECTION, sparse, SEARCH_LIMIT)):
-        for rank, hit in enumerate(hits):
-            fused[hit.id] = fused.get(hit.id, 0.0) + 1.0 / (RRF_K + rank + 1)
-    ranked = sorted(fused, key=fused.get, reverse=True)
+    ranked = rrf([store.search_dense(COLLECTION, vector, SEARCH_LIMIT), store.search_sparse(COLLECTION, sparse, SEARCH_LIMIT)])
     found = []
-    for point_id in ranked:
-        base = by_id[point_id]
+    for hit in ranked:
+        base = by_id[hit.id]
         similarity = float(np.dot(vector, base.dense))
         if similarity >= threshold:
             found.append({"base_chunk_id": base.id, "similarity": round(similarity, 4), "base_page": base.page})
@@ -146,13 +142,22 @@ def classify(
         prompt = f"Règle du jeu de base :\n{base_texts[base_id(pair)]}\n\nRègle de l'extension :\n{texts[pair[0]]}"
         return parse_classification(llm.complete(CONFLICT_SYSTEM, prompt, model="sonnet", timeout=120))
 
-    results: list[dict | None] = [None] * len(texts)
+    def ask(pairs):
+        return map_cached(pairs, key=key, call=call, cache=cache, concurrency=concurrency, on_progress=on_progress)
+
+    return _first_related(candidates, ask, key)
+
+
+def _first_related(candidates: list[list[dict]], ask: Callable, key: Callable) -> list[dict | None]:
+    """Ask about each chunk's candidates rank by rank (`ask(pairs)` → answers by `key(pair)`)
+    until one is related; a chunk whose candidates are all unrelated keeps the first `none`."""
+    results: list[dict | None] = [None] * len(candidates)
     asking = [i for i, found in enumerate(candidates) if found]
     for rank in range(MAX_CANDIDATES):
         pairs = [(i, rank) for i in asking if rank < len(candidates[i])]
         if not pairs:
             break
-        answers = map_cached(pairs, key=key, call=call, cache=cache, concurrency=concurrency, on_progress=on_progress)
+        answers = ask(pairs)
         asking = []
         for pair in pairs:
             answer = answers.get(key(pair))

@@ -7,13 +7,10 @@ from typing import Callable
 
 import numpy as np
 
+from rag.embeddings import passage_text
 from rag.sparse import SparseVector, document_vector
 
 from .chunk import ChunkDraft
-
-
-def embedding_text(draft: ChunkDraft) -> str:
-    return f"{draft.context}\n\n{draft.text}" if draft.context else draft.text
 
 
 def embed_drafts(
@@ -23,7 +20,7 @@ def embed_drafts(
     batch_size: int = 32,
     on_progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> tuple[np.ndarray, list[SparseVector]]:
-    texts = [embedding_text(d) for d in drafts]
+    texts = [passage_text(d.text, d.context) for d in drafts]
     batches = []
     for start in range(0, len(texts), batch_size):
         batches.append(embedder.embed_passages(texts[start : start + batch_size]))

@@ -8,7 +8,7 @@ and the system's word lists (Debian's wamerican and wfrench, `WORD_LISTS`). A ta
 contents is not a section (its title would otherwise head every later chunk) and its lines
 ("Set-up ........ 10") are not headings. With an LLM the
 outline of candidate headings is sent once and the model's levels replace ours
-(DESIGN.md, decision 3: the LLM refines, it is never required).
+(docs/architecture.md, decision 3: the LLM refines, it is never required).
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
-from .ocr import is_rendered, page_image_path, render_page
+from rag.page_images import page_image_path
+
+from .ocr import is_rendered, render_page
 
 
 def render_pages(

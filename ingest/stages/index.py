@@ -3,7 +3,7 @@
 New rows are written first; then, in one transaction, the booklet's previous rows are
 deleted and the collection is marked changed, so the game always has an index. The
 worker never opens a local Qdrant folder: the web process syncs from the rows
-(DESIGN.md, decisions 1 and 2); with a Qdrant server the worker syncs right away.
+(docs/architecture.md, decisions 1 and 2); with a Qdrant server the worker syncs right away.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import logging
 
 from django.db import transaction
 
-from games.indexing import mark_changed, sync_collection
+from games.index_state import mark_changed
+from games.indexing import sync_collection
 from games.models import Booklet, Chunk
 
 from .chunk import ChunkDraft
@@ -74,8 +75,8 @@ def replace_booklet_rows(job, booklet: Booklet, rows: list[Chunk]) -> int:
 def sync_now(collection: str) -> dict | None:
     """Sync from this process when it may write the index (a server, or a command that got
     the local folder); returns None when the web process will do it."""
-    from oracle_site import components
     from rag.store import VectorStoreError
+    from runtime import components
 
     try:
         return sync_collection(components.vector_store(), collection)

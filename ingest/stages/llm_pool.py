@@ -21,14 +21,7 @@ def map_cached(
     on_progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> dict[str, object]:
     """Answers by key; an item whose call failed (other than quota) is left out."""
-    results = {}
-    todo = []
-    for item in items:
-        cached = cache.get(key(item))
-        if cached is not None:
-            results[key(item)] = cached
-        else:
-            todo.append(item)
+    results, todo = _from_cache(items, key, cache)
     done = len(results)
     on_progress(done, len(items))
     quota: ClaudeQuotaError | None = None
@@ -39,23 +32,17 @@ def map_cached(
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
-                item = futures[future]
                 if future.cancelled():
                     continue
-                try:
-                    answer = future.result()
-                except ClaudeQuotaError as err:
-                    # Stop taking new work but keep what the running calls bring back; this
-                    # item is neither done nor a fall-back: the resumed job asks it again.
-                    quota = quota or err
+                answer, quota_hit = _outcome(future)
+                if quota_hit is not None:  # stop taking new work; the running calls still count
+                    quota = quota or quota_hit
                     for other in pending:
                         other.cancel()
                     continue
-                except LLMError:
-                    answer = None
                 if answer is not None:
-                    cache.put(key(item), answer)
-                    results[key(item)] = answer
+                    cache.put(key(futures[future]), answer)
+                    results[key(futures[future])] = answer
                 done += 1
             on_progress(done, len(items))
     finally:
@@ -64,3 +51,26 @@ def map_cached(
     if quota is not None:
         raise quota
     return results
+
+
+def _from_cache(items: Sequence, key: Callable[[object], str], cache: JsonCache) -> tuple[dict[str, object], list]:
+    """The answers already cached by key, and the items still to ask."""
+    results, todo = {}, []
+    for item in items:
+        cached = cache.get(key(item))
+        if cached is not None:
+            results[key(item)] = cached
+        else:
+            todo.append(item)
+    return results, todo
+
+
+def _outcome(future) -> tuple[object | None, ClaudeQuotaError | None]:
+    """A finished call's answer (None when it failed), or the quota error that stopped it: that
+    item is neither done nor a fall-back, the resumed job asks it again."""
+    try:
+        return future.result(), None
+    except ClaudeQuotaError as err:
+        return None, err
+    except LLMError:
+        return None, None

@@ -23,6 +23,8 @@ from typing import Callable
 import pytesseract
 from PIL import Image
 
+from rag.page_images import page_image_path
+
 from .read import Page, Paragraph
 
 log = logging.getLogger(__name__)
@@ -86,10 +88,6 @@ def decide_ocr(pages: list[Page], config: OcrSettings) -> OcrDecision:
     else:
         outcome, limit = "sufficient", config.page_min_chars
     return OcrDecision(outcome, average, tuple(n for n, count in counts.items() if count < limit))
-
-
-def page_image_path(images_dir: Path, page: int) -> Path:
-    return Path(images_dir) / f"page-{page:02d}.png"
 
 
 def render_page(pdf_path: Path, page: int, images_dir: Path, dpi: int) -> Path:

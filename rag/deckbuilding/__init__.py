@@ -1,6 +1,7 @@
 """Deckbuilding mode: complete, legal decklists for Magic, Flesh and Blood and Riftbound.
 
-Plain Python; the Django edge is `games.deckbuilding.ask_deckbuilding` (the ask flow's hook).
+Plain Python; the Django edge that gathers what `build_deck` needs is
+`games.deck_requests.ask_deckbuilding` (called by the ask flow).
 """
 
 from .build import DeckRequest, DeckResult, DeckTools, build_deck
@@ -8,12 +9,4 @@ from .parse_validate import parse_deck_response, validate_deck
 from .spec import DeckSpec, default_spec
 
 __all__ = ["DeckRequest", "DeckResult", "DeckSpec", "DeckTools", "build_deck", "default_spec",
-           "parse_deck_response", "validate_deck", "ask_deckbuilding"]  # fmt: skip
-
-
-def ask_deckbuilding(**kwargs):
-    """The ask flow's entry (questions.services): delegates to the Django edge, which gathers
-    the store, the embedder, the LLM and the catalog for `build_deck`."""
-    from games.deckbuilding import ask_deckbuilding as ask
-
-    return ask(**kwargs)
+           "parse_deck_response", "validate_deck"]  # fmt: skip

@@ -1,4 +1,4 @@
-"""The deckbuilding pipeline (spec « Mode deckbuilding », steps 3–10): spec, anchors, synergy
+"""The deckbuilding pipeline (docs/architecture.md, « Mode deckbuilding », steps 3–10): spec, anchors, synergy
 retrieval, eligible pool, inspiration decklists, role candidates, prompt, generation with up
 to 2 retries (a visible separator streamed before each), parsing and validation. Without an
 LLM the deck is built from the pool (offline.py) so the mode always answers."""

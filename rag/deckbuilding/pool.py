@@ -1,6 +1,6 @@
 """The eligible pool: every card the deck may contain, found by structural filters over the
 card collection (scroll without vectors), then role candidates capped at 30 per role, cards
-seen in the inspiration decklists first (spec, « Pool exhaustif »)."""
+seen in the inspiration decklists first (docs/architecture.md, « Pool exhaustif »)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The deckbuilding prompt (spec, « Prompt Opus spécialisé » and « userPrompt assemblage »):
+"""The deckbuilding prompt (docs/architecture.md, « Prompt Opus spécialisé » and « userPrompt assemblage »):
 the system rules, then the user prompt's blocks in this exact order:
 SPEC DU DECK, CARTES OBLIGATOIRES (ANCHORS), CARTES CITÉES PAR LE JOUEUR (ce tour),
 CARTES ÉVOQUÉES DANS LA CONVERSATION, DECKLISTS DE TOURNOI, POOL DE CARTES ÉLIGIBLES,
@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from rag.cards import FRESH_BLOCK_TITLE, STICKY_BLOCK_TITLE, render_decklist, render_full_card, render_short_card
+from rag.limits import MAX_HISTORY_TURNS
 
 from .spec import ROLES, DeckSpec
 
@@ -67,7 +68,7 @@ def build_deck_prompt(
         "CARTES CANDIDATES\n"
         + ("\n".join(c.get("text", "") for c in candidate_chunks if c.get("tag") in ("[CARD]", "[META]")) or "(aucune)"),
     ]
-    turns = [f"{t.get('role', 'user')}: {t.get('content', t.get('text', ''))}" for t in history][-5:]
+    turns = [f"{t.get('role', 'user')}: {t.get('content', t.get('text', ''))}" for t in history][-MAX_HISTORY_TURNS:]
     if turns:
         blocks.append("HISTORIQUE\n" + "\n".join(turns))
     blocks.append(f"QUESTION\n{question}")

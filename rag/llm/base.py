@@ -2,7 +2,7 @@
 answers, deck specs). Backends stream text deltas; `complete` is built on `stream`.
 
 Callers check `backend.available` first and take their offline path when it is False
-(DESIGN.md, decision 3). Errors are typed so callers can tell a quota pause (resume
+(docs/architecture.md, decision 3). Errors are typed so callers can tell a quota pause (resume
 later) from a failure (fall back) from a configuration mistake (show it plainly).
 """
 

@@ -1,5 +1,6 @@
 // The chat of one game: streams an answer from POST /api/ask/stream, falls back to polling
-// GET /api/ask/{id}, renders the final answer through the server (markdown + sanitiser),
+// GET /api/ask/{id}, then shows the stored answer as the server renders it (markdown +
+// sanitiser, GET /jeux/<slug>/questions/<id>/answer),
 // opens cited pages in the PDF viewer beside the chat, offers @-mentions of cards and shows
 // the cards an answer names (chips).
 
@@ -22,7 +23,7 @@ const historyNote = document.getElementById("history-note");
 const turnTemplate = document.getElementById("turn-template");
 
 let history = []; // the last turns sent back with each question: [{question, answer}]
-let sticky = []; // cards mentioned earlier in the conversation
+let sticky = []; // cards mentioned earlier in the conversation, as the server last listed them
 let busy = false;
 const mentions = attachCardMentions(textarea, config.cardsUrl, S);
 attachCardPreview(turns, config.cardUrl, S); // card chips of the answers
@@ -142,8 +143,6 @@ async function ask(question, cardMentions, turn) {
         turn.dataset.questionId = questionId;
       } else if (event === "phase") {
         setPhase(turn, data.label);
-      } else if (event === "context") {
-        if (Array.isArray(data.stickyMentionedCards)) sticky = data.stickyMentionedCards.map(cardName);
       } else if (event === "token") {
         streamed += data.text ?? "";
         answer.textContent = streamed; // plain text while streaming: never raw HTML
@@ -152,9 +151,10 @@ async function ask(question, cardMentions, turn) {
         renderDiagnostics(turn, data);
       } else if (event === "done") {
         finished = true;
-        await finish(turn, question, data.fullAnswer ?? streamed, data.bestScore);
-        if (data.deck) renderDeckTools(turn, data.deck); // deckbuilding: verdict badge and exports
+        // this turn's @-cards join the earlier ones (a deck's cards too): sent back next turn
         if (Array.isArray(data.stickyCardMentions)) sticky = data.stickyCardMentions;
+        await finish(turn, question, data.fullAnswer ?? streamed, questionId);
+        if (data.deck) renderDeckTools(turn, data.deck); // deckbuilding: verdict badge and exports
       } else if (event === "error") {
         finished = true;
         showError(turn, data.message || S.streamFailed);
@@ -168,16 +168,14 @@ async function ask(question, cardMentions, turn) {
   else showError(turn, S.streamFailed);
 }
 
-const cardName = (card) => (typeof card === "string" ? card : card?.name ?? String(card));
-
-async function finish(turn, question, text, bestScore) {
+async function finish(turn, question, text, questionId) {
   const answer = turn.querySelector(".answer");
   setPhase(turn, "");
   answer.classList.remove("streaming");
   turn.classList.remove("offline");
   turn.dataset.state = "done";
   try {
-    answer.innerHTML = await renderOnServer(text, bestScore); // sanitised by the server
+    answer.innerHTML = await storedAnswerHtml(questionId); // rendered and sanitised by the server
   } catch (error) {
     console.warn("answer rendering failed, showing plain text", error);
     answer.textContent = text;
@@ -186,17 +184,10 @@ async function finish(turn, question, text, bestScore) {
   updateHistoryNote();
 }
 
-async function renderOnServer(text, bestScore) {
-  const form = new FormData();
-  form.append("text", text);
-  if (bestScore !== undefined && bestScore !== null) form.append("best_score", bestScore);
-  const response = await fetch(config.renderUrl, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "X-CSRFToken": csrfToken() },
-    body: form,
-  });
-  if (!response.ok) throw new Error(`render: HTTP ${response.status}`);
+async function storedAnswerHtml(questionId) {
+  const url = config.answerUrl.replace(config.anyQuestion, encodeURIComponent(questionId));
+  const response = await fetch(url, { credentials: "same-origin" });
+  if (response.status !== 200) throw new Error(`answer: HTTP ${response.status}`);
   return response.text();
 }
 
@@ -216,7 +207,8 @@ async function recoverByPolling(turn, question, questionId) {
     if (response.status === 200) {
       const body = await response.json();
       if (body.status === "error") return showError(turn, body.error || S.offlineFailed);
-      return finish(turn, question, body.answer ?? body.fullAnswer ?? "", body.bestScore ?? body.best_score);
+      if (Array.isArray(body.stickyCardMentions)) sticky = body.stickyCardMentions;
+      return finish(turn, question, body.answer ?? "", questionId);
     }
     // The server sends `meta` before saving the question: a 404 right away may only be early.
     if (response.status === 404 && attempt >= 2) break;

@@ -15,13 +15,19 @@ def add_card(game, name, name_fr=""):
                                search_name=name.lower(), search_name_fr=name_fr.lower())
 
 
-def test_at_mention_suggests_cards_and_sends_the_picked_one(browser, live_daphne, course_folle, bob):
+@pytest.fixture
+def chat_with_cards(browser, live_daphne, course_folle, bob):
+    """Bob's chat page of a game whose catalog holds Lightning Bolt and Llanowar Elves."""
     game, _ = course_folle
     add_card(game, "Lightning Bolt", "Foudre")
     add_card(game, "Llanowar Elves", "Elfes de Llanowar")
     page = open_signed_in(browser, live_daphne, bob)
     page.goto(f"/jeux/{game.slug}/")
+    return page
 
+
+def test_at_mention_suggests_cards_and_sends_the_picked_one(chat_with_cards):
+    page = chat_with_cards
     page.type("#question", "Peut-on cibler un joueur avec @Light")
     page.locator("#card-suggestions [role=option]", has_text="Lightning Bolt").wait_for()
     screenshot(page, "chat-card-mentions")
@@ -48,3 +54,28 @@ def test_at_mention_without_a_card_catalog_keeps_the_box_working(browser, live_d
 
     body = json.loads(request.value.post_data)
     assert body["question"] == "Que fait @Boost" and body["cardMentions"] == []
+
+
+def ask_in_page(page, text: str, pick: str | None = None) -> dict:
+    """Type a question (picking the @-suggested card `pick`), send it, wait for its answer;
+    returns the body the chat posted."""
+    page.type("#question", text)
+    if pick:
+        page.locator("#card-suggestions [role=option]", has_text=pick).wait_for()
+        page.keyboard.press("Enter")
+    with page.expect_request("**/api/ask/stream") as request:
+        page.click("#ask-button")
+    page.locator(".turn[data-state=done]").nth(page.locator(".turn").count() - 1).wait_for()
+    return json.loads(request.value.post_data)
+
+
+def test_cards_mentioned_earlier_are_sent_back_on_the_next_turns(chat_with_cards):
+    """Issue 18: a card @-mentioned in turn 1 is still in the conversation in turns 2 and 3."""
+    page = chat_with_cards
+    first = ask_in_page(page, "Que fait @Light", pick="Lightning Bolt")
+    second = ask_in_page(page, "Et avec @Llan", pick="Llanowar Elves")
+    third = ask_in_page(page, "Laquelle choisir ?")
+
+    assert first["stickyCardMentions"] == [] and first["cardMentions"] == ["Lightning Bolt"]
+    assert second["stickyCardMentions"] == ["Lightning Bolt"] and second["cardMentions"] == ["Llanowar Elves"]
+    assert third["stickyCardMentions"] == ["Lightning Bolt", "Llanowar Elves"]

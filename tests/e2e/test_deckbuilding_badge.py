@@ -4,7 +4,7 @@
 import pytest
 
 from games.card_indexing import embed_pending_cards
-from games.cards import import_cards
+from games.card_catalog import import_cards
 from games.models import Game
 from tests.card_fixtures import DOMINARIA, card_embedder  # noqa: F401
 from tests.e2e.conftest import open_signed_in, screenshot

@@ -2,7 +2,7 @@
 
 import pytest
 
-from rag.bgg import BggAuthError, BggClient, BggError, BggNotFound, markup_to_text
+from games.bgg_client import BggAuthError, BggClient, BggError, BggNotFound, markup_to_text
 from tests.games.bgg_replay import UNAUTHORIZED, FakeBgg, serve
 
 SCYTHE = 169786

@@ -4,10 +4,11 @@ does not (forums clarify rules; they are not deck advice)."""
 import pytest
 
 from games import bgg_sync
-from games.indexing import mark_changed
-from oracle_site import components
-from questions.services import answer_question, create_question
+from games.index_state import mark_changed
+from questions.ask_flow.flow import answer_question
+from questions.ask_flow.intake import create_question
 from rag import sparse
+from runtime import components
 from tests.factories import ChunkFactory, GameFactory
 from tests.games.bgg_replay import fake_bgg, private_cache  # noqa: F401  (fixtures)
 

@@ -5,8 +5,8 @@ import pytest
 from games import bgg_sync
 from games.indexing import sync_if_changed
 from games.models import Chunk, IndexState
-from oracle_site import components
 from rag.sparse import query_vector
+from runtime import components
 from tests.factories import ChunkFactory, GameFactory
 from tests.games.bgg_replay import XML_DIR, fake_bgg, private_cache  # noqa: F401  (fixtures)
 

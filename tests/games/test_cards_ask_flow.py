@@ -4,7 +4,8 @@ color and format filters; a meta question brings the tournament decklists of its
 
 import pytest
 
-from questions.services import answer_question, create_question
+from questions.ask_flow.flow import answer_question
+from questions.ask_flow.intake import create_question
 from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -55,8 +56,8 @@ class AnsweringLLM:
 
 
 def test_card_names_in_an_llm_answer_are_wrapped_for_the_page(dominaria, monkeypatch):
-    from oracle_site import components
     from questions.models import Question
+    from runtime import components
 
     monkeypatch.setattr(components, "llm_backend", lambda: AnsweringLLM())
     question = create_question(game=dominaria, text="Quelles synergies avec @Llanowar Elves ?", card_mentions=["Llanowar Elves"])

@@ -5,7 +5,7 @@ from django.core.management import call_command
 from games.card_indexing import meta_collection
 from games.decklists import import_decklist, parse_decklist_text
 from games.models import Decklist
-from oracle_site import components
+from runtime import components
 from tests.card_fixtures import DECKLISTS
 from tests.factories import GameFactory
 

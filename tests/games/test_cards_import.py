@@ -1,6 +1,6 @@
 from django.core.management import call_command
 
-from games.cards import import_cards
+from games.card_catalog import import_cards
 from games.models import Card
 from tests.card_fixtures import DOMINARIA, SCRYFALL_SAMPLE
 from tests.factories import GameFactory
@@ -66,7 +66,7 @@ def test_import_command_embeds_and_indexes_the_cards(db, tmp_path, capsys):
     import json
 
     from games.card_indexing import card_collection
-    from oracle_site import components
+    from runtime import components
 
     game = magic()
     sample = json.loads(SCRYFALL_SAMPLE.read_text())[:6]

@@ -2,11 +2,11 @@ import json
 
 from django.core.management import call_command
 
+from games.card_catalog import import_cards
 from games.card_indexing import card_collection, meta_collection
-from games.cards import import_cards
 from games.decklists import import_decklist
 from games.models import Card
-from oracle_site import components
+from runtime import components
 from tests.card_fixtures import DECKLISTS, SCRYFALL_SAMPLE
 from tests.factories import GameFactory
 

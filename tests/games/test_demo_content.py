@@ -9,8 +9,8 @@ import subprocess
 from functools import cache
 from pathlib import Path
 
-import pytest
 import pytesseract
+import pytest
 from django.core.management import call_command
 from pdf2image import convert_from_path
 from pdfminer.high_level import extract_pages
@@ -221,9 +221,10 @@ def test_facts_of_the_faq_are_in_no_text_layer():
 def test_load_demo_ingests_each_booklet_once_and_the_scanned_faq_answers_by_search():
     from games.indexing import sync_if_changed
     from ingest.models import IngestJob
-    from oracle_site import components
-    from questions.services import booklets_of
+    from runtime import components
+    from questions.booklets import booklets_of
     from rag.retrieve import retrieve
+    from runtime import components
 
     call_command("load_demo")  # Q_SYNC under pytest: each ingestion runs inline
     call_command("load_demo")
@@ -249,7 +250,7 @@ def test_load_demo_ingests_each_booklet_once_and_the_scanned_faq_answers_by_sear
 
 @pytest.mark.django_db
 def test_a_booklet_is_queued_again_only_when_it_has_no_chunks_and_no_live_or_finished_job():
-    from games.demo.loader import needs_ingest
+    from ingest.demo import needs_ingest
     from tests.factories import ChunkFactory, IngestJobFactory
 
     call_command("load_demo", "--no-ingest")

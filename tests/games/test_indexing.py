@@ -4,10 +4,11 @@ import shutil
 import pytest
 from django.core.management import call_command
 
-from games.indexing import mark_changed, sync_if_changed
+from games.index_state import mark_changed
+from games.indexing import sync_if_changed
 from games.models import Chunk
-from oracle_site import components
 from rag.sparse import document_vector, query_vector
+from runtime import components
 from tests.factories import ChunkFactory, GameFactory
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.models import Chunk, Game
-from oracle_site import components
+from runtime import components
 from tests.factories import GameFactory
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
 

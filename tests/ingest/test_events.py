@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.test import AsyncClient
 
-from games.indexing import mark_changed
+from games.index_state import mark_changed
 from ingest.models import IngestJob
 from tests.factories import ChunkFactory, IngestJobFactory
 
@@ -71,7 +71,7 @@ def test_stream_accepts_the_query_parameter_and_ends_with_the_final_event(alice)
 
 @pytest.mark.django_db
 def test_done_event_makes_the_booklet_searchable_in_the_web_process(alice):
-    from oracle_site import components
+    from runtime import components
 
     job = finished_job()
     ChunkFactory(game=job.game, dense=bytes(4 * 384), sparse={"indices": [1], "values": [1.0]})

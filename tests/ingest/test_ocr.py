@@ -11,8 +11,8 @@ from ingest.models import IngestJob
 from ingest.stages import ocr
 from ingest.stages.ocr import OcrSettings, decide_ocr
 from ingest.stages.read import Page, Paragraph
-from oracle_site import components
 from rag.sparse import query_vector
+from runtime import components
 from tests.ingest.pdfs import mixed_pdf, scanned_pdf
 
 TEXT_PAGE = "Le joueur actif pioche deux cartes au début de son tour puis en joue une. " * 8

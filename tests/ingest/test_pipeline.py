@@ -6,8 +6,8 @@ from games.indexing import sync_if_changed
 from games.models import Chunk
 from ingest import services
 from ingest.models import IngestJob
-from oracle_site import components
 from rag.sparse import query_vector
+from runtime import components
 from tests.factories import ChunkFactory, GameFactory
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
 from tests.ingest.running import ingest_inline

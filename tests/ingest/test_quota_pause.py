@@ -1,10 +1,11 @@
 """An LLM quota hit during contextual sentences pauses the job; the resumption after the
-reset finishes it without asking any chunk twice (DESIGN.md, decision 4)."""
+reset finishes it without asking any chunk twice (docs/architecture.md, decision 4)."""
 
 import threading
 import time
 from collections import Counter
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 
 import pytest
 from django.utils import timezone
@@ -13,11 +14,11 @@ from django_q.scheduler import scheduler
 
 from games.models import Chunk
 from ingest import services
+from ingest.job_schedule import pending_schedule
 from ingest.models import IngestJob
-from ingest.scheduling import pending_schedule
 from ingest.stages import hierarchy
-from oracle_site import components
 from rag.llm.base import ClaudeQuotaError, HealthReport
+from runtime import components
 from tests.ingest.pdfs import rulebook_pdf
 
 pytestmark = pytest.mark.django_db

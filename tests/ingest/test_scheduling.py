@@ -1,16 +1,17 @@
 """Ingestions started later: validation, the stored schedule, and re-arming after a restart."""
 
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 
 import pytest
 from django.utils import timezone
 from django_q.models import Schedule
 from django_q.signals import post_spawn
 
+from ingest.job_schedule import pending_schedule
 from ingest.models import IngestJob
 from ingest.scheduling import (
     InvalidStartTime,
-    pending_schedule,
     restore_scheduled,
     schedule_ingest,
     validate_start_at,

@@ -1,12 +1,17 @@
-"""The chat posts the final markdown answer here; what comes back is inserted as HTML."""
+"""The stored answer of a question, rendered on the server (GET /jeux/<slug>/questions/<id>/answer):
+what comes back is inserted as HTML by the chat. Only whoever may see the question sees it, and
+no text an LLM could write makes the renderer fail or run away."""
 
 from html.parser import HTMLParser
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from django.contrib.auth import get_user
 from django.urls import reverse
 
-from tests.factories import ExtensionFactory, GameFactory
+from questions.models import Question
+from questions.rendering import MAX_MARKDOWN_CHARS
+from tests.factories import ExtensionFactory, GameFactory, QuestionFactory
 
 
 class ElementCollector(HTMLParser):
@@ -31,11 +36,20 @@ def game(db):
     return game
 
 
+def answered(game, text, best_score=None, user=None) -> Question:
+    question = QuestionFactory(game=game, user=user)
+    question.mark_done(answer=text, intent="rules", best_score=best_score, diagnostics={})
+    return question
+
+
+def fragment_url(question, slug=None) -> str:
+    return reverse("oracle-answer-fragment", args=[slug or question.game.slug, question.pk])
+
+
 def render(client, game, text, best_score=None) -> str:
-    data = {"text": text}
-    if best_score is not None:
-        data["best_score"] = best_score
-    response = client.post(reverse("oracle-answer-fragment", args=[game.slug]), data)
+    """The HTML the chat gets for an answer of `text`, asked by the signed-in player."""
+    user = get_user(client)
+    response = client.get(fragment_url(answered(game, text, best_score, user)))
     assert response.status_code == 200
     return response.content.decode()
 
@@ -105,3 +119,112 @@ def test_confidence_indicator_follows_best_score(client, bob, game, settings, sc
 def test_no_confidence_indicator_without_a_score(client, bob, game):
     client.force_login(bob)
     assert "confidence" not in render(client, game, "Réponse.")
+
+
+def test_no_confidence_indicator_on_a_decklist_it_has_its_verdict(client, bob, game):
+    deck = QuestionFactory(game=game, user=bob)
+    deck.mark_done(answer="4× [[card:Shock]]", intent="deckbuilding", best_score=0.9, diagnostics={"deck": {}})
+    client.force_login(bob)
+    html = client.get(fragment_url(deck)).content.decode()
+    assert 'data-card="Shock"' in html and "confidence" not in html
+
+
+# --- who sees an answer ---------------------------------------------------------------------
+
+
+def test_a_player_sees_the_answers_of_their_own_questions_staff_sees_all(client, bob, alice, game):
+    mine = answered(game, "**Oui**", user=bob)
+    client.force_login(bob)
+    assert b"<strong>Oui</strong>" in client.get(fragment_url(mine)).content
+    client.force_login(alice)
+    assert client.get(fragment_url(mine)).status_code == 200
+
+
+def test_another_players_answer_is_not_found(client, bob, game, django_user_model):
+    other = django_user_model.objects.create_user("carol", password="x")
+    theirs = answered(game, "Secret", user=other)
+    client.force_login(bob)
+    assert client.get(fragment_url(theirs)).status_code == 404
+
+
+def test_an_answer_is_found_only_under_its_own_game(client, bob, game):
+    question = answered(game, "Oui", user=bob)
+    GameFactory(slug="autre-jeu")
+    client.force_login(bob)
+    assert client.get(fragment_url(question, slug="autre-jeu")).status_code == 404
+
+
+def test_a_visitor_is_sent_to_log_in_unless_asking_is_open(client, game, settings):
+    question = answered(game, "**Oui**")  # asked anonymously
+    assert client.get(fragment_url(question)).status_code == 302
+    settings.ASK_ALLOW_ANONYMOUS = True
+    assert b"<strong>Oui</strong>" in client.get(fragment_url(question)).content
+
+
+def test_a_question_still_being_answered_says_so(client, bob, game):
+    pending = QuestionFactory(game=game, user=bob)
+    client.force_login(bob)
+    assert client.get(fragment_url(pending)).status_code == 202
+
+
+def test_a_failed_question_shows_its_error(client, bob, game):
+    failed = QuestionFactory(game=game, user=bob)
+    failed.mark_failed("L'Oracle n'a pas pu répondre : délai dépassé")
+    client.force_login(bob)
+    assert "délai dépassé" in client.get(fragment_url(failed)).content.decode()
+
+
+def test_the_page_no_longer_renders_markdown_it_is_sent(client, bob, game):
+    """The chat used to post the streamed markdown back to be rendered; nothing renders it now."""
+    client.force_login(bob)
+    assert client.post(f"/jeux/{game.slug}/answer", {"text": "**Oui**"}).status_code == 404
+
+
+# --- hostile or unlucky answers (issue 19, defect 4) ------------------------------------------
+
+
+def test_two_hundred_thousand_brackets_are_shown_as_they_are(client, bob, game):
+    client.force_login(bob)
+    html = render(client, game, "[" * 200_000)
+    assert html.count("[") == 200_000
+
+
+def test_many_unclosed_citations_and_links_are_shown_as_text(client, bob, game):
+    client.force_login(bob)
+    html = render(client, game, "[Heat, p" * 20_000 + "\n" + "[a](" * 20_000)
+    assert html.count("[Heat, p") == 20_000 and html.count("[a](") == 20_000
+
+
+def test_a_placeholder_split_by_markup_cannot_be_forged(client, bob, game):
+    client.force_login(bob)
+    html = render(client, game, "ORACLEPH<span></span>0X et ORACLEPH0X [[card:Bolt]]")
+    assert "ORACLEPH&lt;span&gt;&lt;/span&gt;0X et ORACLEPH0X" in html
+    assert 'data-card="Bolt"' in html
+
+
+@pytest.mark.parametrize("indent", ["  ", "    "])
+def test_a_list_nested_five_hundred_deep_keeps_every_line(client, bob, game, indent):
+    client.force_login(bob)
+    html = render(client, game, "".join(f"{indent * depth}- niveau {depth}\n" for depth in range(500)))
+    assert all(f"niveau {depth}" in html for depth in (0, 250, 499))
+
+
+def test_quotes_and_list_markers_nested_thousands_deep_keep_their_text(client, bob, game):
+    client.force_login(bob)
+    assert "fin" in render(client, game, ">" * 5000 + " fin")
+    assert "fin" in render(client, game, "- " * 5000 + "fin")
+
+
+def test_an_answer_longer_than_the_markdown_limit_is_shown_whole(client, bob, game):
+    client.force_login(bob)
+    lines = [f"**Ligne {n}**" for n in range(MAX_MARKDOWN_CHARS // 10)]
+    html = render(client, game, "\n\n".join(lines))
+    assert "<strong>Ligne 0</strong>" in html  # the head as markdown
+    assert f"**Ligne {len(lines) - 1}**" in html  # the tail as plain text, nothing lost
+
+
+def test_ordinary_markdown_still_renders(client, bob, game):
+    client.force_login(bob)
+    html = render(client, game, "Oui :\n\n- une carte\n  - puis une autre\n\n| A | B |\n|---|---|\n| 1 | 2 |")
+    tags = [tag for tag, _ in elements(html)]
+    assert tags.count("ul") == 2 and "table" in tags and "td" in tags

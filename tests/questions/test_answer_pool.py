@@ -1,4 +1,4 @@
-"""Background answering (questions.services.start_answering): more questions than
+"""Background answering (questions.ask_flow.background.start_answering): more questions than
 ASK_MAX_CONCURRENT_ANSWERS wait their turn instead of failing, are polled as pending and
 vouched for meanwhile, and every one is answered in the end."""
 
@@ -9,10 +9,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from oracle_site import recovery
-from questions import services
+from questions import recovery
+from questions.ask_flow import background
 from questions.models import Question
-from questions.services import new_question, start_answering
+from questions.ask_flow.background import start_answering
+from questions.ask_flow.intake import new_question
 from tests.factories import ExtensionFactory, GameFactory
 from tests.rag.corpus import create_chunk_rows
 
@@ -39,7 +40,7 @@ def watched(monkeypatch):
     """Counts the answers being generated at once; `gate` holds them until it is set."""
     state = {"now": 0, "most": 0, "gate": threading.Event(), "lock": threading.Lock()}
     state["gate"].set()
-    real = services.answer_question
+    real = background.answer_question
 
     def answer_question(question_id, emit):
         with state["lock"]:
@@ -52,7 +53,7 @@ def watched(monkeypatch):
             with state["lock"]:
                 state["now"] -= 1
 
-    monkeypatch.setattr(services, "answer_question", answer_question)
+    monkeypatch.setattr(background, "answer_question", answer_question)
     return state
 
 

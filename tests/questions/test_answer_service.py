@@ -1,13 +1,14 @@
-"""The ask flow called directly (questions.services.answer_question): what it stores and emits,
+"""The ask flow called directly (questions.ask_flow.flow.answer_question): what it stores and emits,
 offline (extractive), with an LLM that hits its quota, and on failure."""
 
 from datetime import datetime, timezone
 
 import pytest
 
-from oracle_site import components
+from runtime import components
 from questions.models import Question
-from questions.services import answer_question, create_question
+from questions.ask_flow.flow import answer_question
+from questions.ask_flow.intake import create_question
 from rag import prompts
 from rag.llm.base import ClaudeQuotaError, HealthReport
 from tests.factories import ExtensionFactory, GameFactory

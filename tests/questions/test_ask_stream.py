@@ -68,7 +68,8 @@ def test_stream_sends_meta_phases_context_tokens_diagnostics_done_in_order(live_
     assert tokens == "".join(recorded_deltas())
     done = events[-1].data
     question_id = events[0].data["questionId"]
-    assert done == {"fullAnswer": tokens, "questionId": question_id, "bestScore": done["bestScore"]}
+    assert done == {"fullAnswer": tokens, "questionId": question_id, "bestScore": done["bestScore"],
+                    "stickyCardMentions": []}  # no card mentioned: none kept for the next turn
     diagnostics = next(e.data for e in events if e.name == "diagnostics")
     assert {"retrieval", "answer"} <= set(diagnostics["timings"])
     assert diagnostics["bestScore"] == done["bestScore"] > 0.8

@@ -88,7 +88,7 @@ def memory_store(extra_points: dict[str, list[tuple[str, dict]]] | None = None, 
 
 def create_chunk_rows(game, extension) -> None:
     """The same pages as Chunk rows of `game` (base) and `extension`, with vectors, marked changed."""
-    from games.indexing import mark_changed
+    from games.index_state import mark_changed
     from games.models import Chunk
 
     model = embedder()

@@ -1,8 +1,7 @@
-import json
 
 from games.card_indexing import card_collection
-from oracle_site import components
 from rag.synergy import card_filter, decompose, decompose_with_rules, match_sets, query_variants, synergy_search
+from runtime import components
 from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
 
 

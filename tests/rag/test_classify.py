@@ -2,6 +2,7 @@
 deckbuilding > meta > synergy > rules, and the LLM path with its timeout → rules."""
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -21,12 +22,15 @@ from rag.llm.base import HealthReport, LLMError, NoLLM
 ])
 def test_keyword_rules_in_french_and_english(question, intent):
     assert classify_offline(question) == intent
-    assert classify(question, NoLLM()) == intent
+    assert classify(question, NoLLM(), executor=CALLS) == intent
 
 
 def test_deckbuilding_wins_over_meta_and_synergy():
     assert classify_offline("Une decklist du meta avec les meilleures synergies") == "deckbuilding"
     assert classify_offline("Les combos du meta en tournoi") == "meta"
+
+
+CALLS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="test-llm-call")
 
 
 class ScriptedLLM:
@@ -50,15 +54,15 @@ class ScriptedLLM:
 
 
 def test_llm_label_is_used_when_it_answers():
-    assert classify("Comment on joue ?", ScriptedLLM("synergy")) == "synergy"
-    assert classify("Comment on joue ?", ScriptedLLM("Catégorie : deckbuilding.")) == "deckbuilding"
+    assert classify("Comment on joue ?", ScriptedLLM("synergy"), executor=CALLS) == "synergy"
+    assert classify("Comment on joue ?", ScriptedLLM("Catégorie : deckbuilding."), executor=CALLS) == "deckbuilding"
 
 
 def test_llm_timeout_means_rules():
-    assert classify("Quels decks sont les plus joués en tournoi ?", ScriptedLLM("meta", delay=2), timeout=0.2) == "rules"
+    assert classify("Quels decks sont les plus joués en tournoi ?", ScriptedLLM("meta", delay=2), timeout=0.2, executor=CALLS) == "rules"
 
 
 def test_llm_failure_or_gibberish_falls_back_to_keywords():
     question = "Quels decks sont les plus joués en tournoi ?"
-    assert classify(question, ScriptedLLM(error=LLMError("down"))) == "meta"
-    assert classify(question, ScriptedLLM("je ne sais pas")) == "meta"
+    assert classify(question, ScriptedLLM(error=LLMError("down")), executor=CALLS) == "meta"
+    assert classify(question, ScriptedLLM("je ne sais pas"), executor=CALLS) == "meta"

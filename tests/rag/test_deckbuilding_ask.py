@@ -1,16 +1,17 @@
-"""The deckbuilding mode inside the ask flow (questions.services.answer_question): a Magic
+"""The deckbuilding mode inside the ask flow (questions.ask_flow.flow.answer_question): a Magic
 Standard request with two @-anchors gives a 60+15 list that passes validation and holds both
 anchors, without an LLM and with a replayed one whose first list is invalid."""
 
 import pytest
 
-from oracle_site import components
 from questions.models import Question
-from questions.services import answer_question, create_question
+from questions.ask_flow.flow import answer_question
+from questions.ask_flow.intake import create_question
 from rag.deckbuilding.prompt import RETRY_SEPARATOR
 from rag.deckbuilding.spec import SPEC_SYSTEM_PROMPT
 from rag.llm.base import HealthReport, NoLLM
 from rag.synergy import DECOMPOSE_SYSTEM
+from runtime import components
 from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
 from tests.rag.test_deckbuilding_build import SPEC, TOO_SHORT, VALID
 

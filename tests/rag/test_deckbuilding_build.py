@@ -3,16 +3,14 @@ with no LLM and with a replayed LLM implementing rag.llm.base's protocol."""
 
 import json
 
-import pytest
-
 from games.card_indexing import card_collection, meta_collection
-from games.cards import resolve_mentions
-from games.deckbuilding import catalog_names
-from oracle_site import components
+from games.card_catalog import resolve_mentions
+from games.deck_requests import catalog_names
 from rag.cards import fold_name
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck
 from rag.deckbuilding.prompt import RETRY_SEPARATOR
 from rag.llm.base import LLMError, NoLLM
+from runtime import components
 from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
 
 QUESTION = "Construis-moi une decklist complète Standard avec sideboard autour de mes deux cartes."

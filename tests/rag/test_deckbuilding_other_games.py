@@ -3,12 +3,12 @@
 import pytest
 
 from games.card_indexing import card_collection
-from games.cards import resolve_mentions
+from games.card_catalog import resolve_mentions
 from games.models import Game
-from oracle_site import components
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck, default_spec
 from rag.deckbuilding.pool import eligible_pool
 from rag.llm.base import NoLLM
+from runtime import components
 from tests.card_fixtures import DATA, card_embedder, make_catalog  # noqa: F401
 
 

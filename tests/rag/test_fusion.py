@@ -1,4 +1,4 @@
-"""RRF v2 exactly as the spec states it: weight/(rank+2), bonus +0.05 at rank 0 and +0.02 at
+"""RRF v2 exactly as docs/architecture.md (« Fusion RRF v2 ») states it: weight/(rank+2), bonus +0.05 at rank 0 and +0.02 at
 ranks 1–2, question lists weigh 2 and HyDE lists 1, one entry per point id."""
 
 import pytest

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from questions.models import Question
-from questions.services import answer_question, create_question
+from questions.ask_flow.flow import answer_question
+from questions.ask_flow.intake import create_question
 from rag.deckbuilding.pool import _structural_filter, eligible_pool, fetch_inspiration_decklists
 from rag.deckbuilding.spec import DeckSpec
 from rag.retrieve import retrieve
@@ -173,7 +174,7 @@ def test_edge_and_local_mode_rank_the_same_chunks_first(tmp_path):
 
 @pytest.mark.django_db
 def test_the_ask_flow_indexes_rows_into_the_store_and_answers(settings, engine):
-    from oracle_site import components
+    from runtime import components
     from tests.rag.corpus import create_chunk_rows
 
     settings.QDRANT_EMBEDDED_ENGINE = engine

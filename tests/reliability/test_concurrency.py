@@ -12,7 +12,8 @@ from ingest import services
 from ingest.coordinator import run_job
 from ingest.models import IngestJob
 from questions.models import Question
-from questions.services import answer_question, create_question
+from questions.ask_flow.flow import answer_question
+from questions.ask_flow.intake import create_question
 from tests.factories import ExtensionFactory, GameFactory, IngestJobFactory
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
 

@@ -9,9 +9,10 @@ from django.core.management import call_command
 
 from games.indexing import sync_if_changed
 from ingest import services
-from oracle_site import components
 from questions.models import Question
-from questions.services import answer_question, create_question
+from questions.ask_flow.flow import answer_question
+from questions.ask_flow.intake import create_question
+from runtime import components
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
 from tests.support.daphne import free_port
 

@@ -11,7 +11,7 @@ import pytest
 from ingest import services
 from ingest.coordinator import run_job
 from ingest.models import IngestJob
-from oracle_site.pdf_guard import HostilePdf, PdfLimits, check_pdf
+from ingest.pdf_guard import HostilePdf, PdfLimits, check_pdf
 from tests.ingest.pdfs import LOREM_RULES
 
 from . import hostile_pdfs as pdfs

@@ -8,7 +8,7 @@ from games.models import Chunk
 from ingest import services
 from ingest.coordinator import run_job
 from ingest.models import IngestJob
-from oracle_site.pdf_guard import HostilePdf, PdfLimits, check_pdf
+from ingest.pdf_guard import HostilePdf, PdfLimits, check_pdf
 from tests.factories import ChunkFactory, GameFactory
 from tests.ingest.pdfs import LOREM_RULES
 

@@ -9,11 +9,12 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
+from ingest import recovery as job_recovery
 from ingest import services
 from ingest.coordinator import run_job
 from ingest.models import IngestJob
 from ingest.stages import ocr
-from oracle_site import recovery
+from questions import recovery as question_recovery
 from questions.models import Question
 from tests.factories import GameFactory, QuestionFactory
 from tests.ingest.pdfs import scanned_pdf
@@ -32,7 +33,7 @@ def test_question_left_pending_by_a_dead_process_is_failed_and_polled_as_such(cl
     answering = QuestionFactory(user=bob)
     age(Question, orphan.pk, seconds=301)
 
-    assert recovery.fail_stale_questions() == 1
+    assert question_recovery.fail_stale_questions() == 1
 
     client.force_login(bob)
     polled = client.get(f"/api/ask/{orphan.pk}")
@@ -49,9 +50,9 @@ def test_a_running_job_with_a_live_heartbeat_is_left_alone(settings):
     settings.INGEST_STALE_AFTER_S = 60
     job = running_job()
     age(IngestJob, job.pk, minutes=30)  # a long LLM step without progress rows
-    recovery.beat(job.pk)
+    job_recovery.beat(job.pk)
 
-    assert recovery.requeue_orphaned_jobs() == {"requeued": 0, "failed": 0}
+    assert job_recovery.requeue_orphaned_jobs() == {"requeued": 0, "failed": 0}
     job.refresh_from_db()
     assert job.status == IngestJob.Status.RUNNING
 
@@ -63,7 +64,7 @@ def test_a_job_that_killed_its_worker_too_often_fails_with_a_message(settings):
     IngestJob.objects.filter(pk=job.pk).update(attempts=3)
     age(IngestJob, job.pk, minutes=5)
 
-    assert recovery.requeue_orphaned_jobs() == {"requeued": 0, "failed": 1}
+    assert job_recovery.requeue_orphaned_jobs() == {"requeued": 0, "failed": 1}
 
     job.refresh_from_db()
     assert job.status == IngestJob.Status.ERROR and "3 fois" in job.error
@@ -72,13 +73,13 @@ def test_a_job_that_killed_its_worker_too_often_fails_with_a_message(settings):
 
 def test_heartbeat_is_refreshed_while_the_job_runs_and_cleared_after(settings):
     settings.INGEST_HEARTBEAT_S = 0.05
-    with recovery.job_heartbeat("job-x"):
-        first = cache.get(recovery.heartbeat_key("job-x"))
+    with job_recovery.job_heartbeat("job-x"):
+        first = cache.get(job_recovery.heartbeat_key("job-x"))
         import time
 
         time.sleep(0.3)
-        assert cache.get(recovery.heartbeat_key("job-x")) > first
-    assert cache.get(recovery.heartbeat_key("job-x")) is None
+        assert cache.get(job_recovery.heartbeat_key("job-x")) > first
+    assert cache.get(job_recovery.heartbeat_key("job-x")) is None
 
 
 @pytest.mark.slow
@@ -107,7 +108,7 @@ def test_job_of_a_killed_worker_is_requeued_and_resumes_from_its_ocr_cache(tmp_p
     calls.clear()
     monkeypatch.setattr(ocr, "recognise", lambda image, languages: calls.append(image.name) or real_recognise(image, languages))
     age(IngestJob, job.pk, minutes=3)
-    assert recovery.sweep()["requeued"] == 1  # Q_SYNC: the requeued job runs right here
+    assert job_recovery.sweep()["requeued"] == 1  # Q_SYNC: the requeued job runs right here
 
     job.refresh_from_db()
     assert job.status == IngestJob.Status.DONE, job.error
@@ -123,9 +124,9 @@ def test_an_old_question_still_answered_by_a_live_process_is_left_alone(settings
     waiting = QuestionFactory()
     age(Question, waiting.pk, seconds=900)
 
-    with recovery.answering(waiting.pk):
-        assert recovery.fail_stale_questions() == 0
-    assert recovery.fail_stale_questions() == 1  # its process is gone: no one vouches any more
+    with question_recovery.answering(waiting.pk):
+        assert question_recovery.fail_stale_questions() == 0
+    assert question_recovery.fail_stale_questions() == 1  # its process is gone: no one vouches any more
 
 
 def test_the_sweep_runs_when_a_worker_starts_not_around_every_inline_task(client, bob, settings):

@@ -8,7 +8,7 @@ through B is answered from the rows the workers wrote; the rate limit counted by
 
 Vectors: with a Qdrant server on 127.0.0.1:6333 every process uses it (QDRANT_URL). Without
 one (the CI machine), each web process owns a local Qdrant folder that it builds from the
-database rows (DESIGN.md decisions 1 and 2): that is the documented limit of local mode.
+database rows (docs/architecture.md, decisions 1 and 2): that is the documented limit of local mode.
 """
 
 import json

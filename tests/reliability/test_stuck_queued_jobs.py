@@ -15,7 +15,7 @@ from django_q.models import OrmQ
 
 from ingest import services
 from ingest.models import IngestJob
-from oracle_site.recovery import sweep
+from ingest.recovery import sweep
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
 
 pytestmark = pytest.mark.django_db

@@ -1,7 +1,7 @@
 """`live_daphne`: a real daphne process serving Oracle on a free 127.0.0.1 port, against the
 test database, for end-to-end tests (SSE, browser).
 
-The server owns the test's local Qdrant folder (one process per folder, DESIGN.md decision 2):
+The server owns the test's local Qdrant folder (one process per folder, docs/architecture.md, decision 2):
 create data through the database (chunks with vectors, `mark_changed`) and let the server
 sync its index; never open `components.vector_store()` in the test process meanwhile.
 

@@ -1,7 +1,7 @@
 """ASGI entry point for `live_daphne` tests that need an LLM: Oracle with its LLM backend
 replaced by the recorded-answer double (tests/support/replay_llm.py)."""
 
-from oracle_site import components
+from runtime import components
 from tests.support.replay_llm import ReplayLLM
 
 _llm = ReplayLLM.from_env()

@@ -5,12 +5,13 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.card_indexing import embed_pending_cards, sync_card_collections
-from games.cards import CardFileError, import_cards
+from games.card_catalog import CardFileError, import_cards
+from games.card_indexing import embed_pending_cards
+from games.indexing import sync_card_collections
 from games.management.progress import ProgressBar
 from games.models import Game
-from oracle_site import components
 from rag.store import VectorStoreError
+from runtime import components
 
 
 def find_game(slug_or_id: str) -> Game:
@@ -27,7 +28,7 @@ def find_game(slug_or_id: str) -> Game:
 
 def index_now(command: BaseCommand, game: Game) -> None:
     """Local Qdrant: only one process may open the folder; if the web process holds it, it
-    indexes the rows itself at its next sync (DESIGN.md, decision 2)."""
+    indexes the rows itself at its next sync (docs/architecture.md, decision 2)."""
     try:
         reports = sync_card_collections(components.vector_store(), game)
     except VectorStoreError as exc:

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 from games.card_indexing import embed_pending_decklists
 from games.decklists import import_decklist
 from games.management.commands.import_cards import find_game, index_now
-from oracle_site import components
+from runtime import components
 
 
 class Command(BaseCommand):

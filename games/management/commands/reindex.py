@@ -3,8 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games.indexing import rebuild_all, reembed_all
-from oracle_site import components
 from rag.store import VectorStoreError
+from runtime import components
 
 
 class Command(BaseCommand):

@@ -3,8 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games import bgg_sync
+from games.bgg_client import BggError
 from games.models import Game
-from rag.bgg import BggError
 
 
 class Command(BaseCommand):

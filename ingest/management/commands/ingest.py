@@ -4,6 +4,7 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.models import BOOKLET_KINDS
 from ingest import services
 from ingest.coordinator import run_job
 from ingest.events import ACTS
@@ -20,7 +21,7 @@ class Command(BaseCommand):
         parser.add_argument("path")
         parser.add_argument("--game", help="slug or id of an existing game")
         parser.add_argument("--new-game-name", help="create the game with this name")
-        parser.add_argument("--kind", default="base", choices=services.BOOKLET_KINDS)
+        parser.add_argument("--kind", default="base", choices=BOOKLET_KINDS)
         parser.add_argument("--name", help="booklet name (extensions: required to tell them apart)")
         parser.add_argument("--language", default="fr")
         parser.add_argument("--bgg-id", type=int)

@@ -3,7 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Extension, Game
-from questions.services import answer_question, create_question
+from questions.ask_flow.flow import answer_question
+from questions.ask_flow.intake import create_question
 
 
 class Command(BaseCommand):

@@ -2,12 +2,12 @@
 
 import pytest
 
-from oracle_site import components
 from rag.llm import NoLLM
 from rag.llm.claude_cli import ClaudeCLIBackend
 from rag.llm.claude_ssh import ClaudeSSHBackend
 from rag.llm.factory import backend_from_settings, forget_backends
 from rag.llm.openai import OpenAIBackend
+from runtime import components
 
 
 @pytest.fixture(autouse=True)

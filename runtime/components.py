@@ -39,7 +39,7 @@ def store_is_shared() -> bool:
 def vector_store() -> VectorStore:
     """The store of this process. With the embedded store (Qdrant Edge or local mode), only the
     web (or a command) process may call this: the folder is locked by whoever opens it first
-    (DESIGN.md, decision 2), and another process gets `VectorStoreError`."""
+    (docs/architecture.md, decision 2), and another process gets `VectorStoreError`."""
     global _store
     with _store_lock:
         if _store is None:
@@ -70,3 +70,10 @@ def llm_backend():
     from rag.llm.factory import backend_from_settings  # built by the LLM backends module
 
     return backend_from_settings(settings)
+
+
+def lexicon():
+    """The bilingual lexicon for BILINGUAL_DICTIONARY_DIR (cached per folder by rag.lexicon)."""
+    from rag.lexicon import lexicon as load
+
+    return load(settings.BILINGUAL_DICTIONARY_DIR)

@@ -31,7 +31,7 @@ from .card_lookup import (  # noqa: F401  (look-ups callers import from here)
     resolve_mentions,
     search_cards,
 )
-from .indexing import mark_changed
+from .index_state import mark_changed
 from .models import Card, Game
 
 MTG_SKIPPED_LAYOUTS = {"token", "double_faced_token", "art_series", "emblem", "vanguard", "scheme", "planar"}
@@ -52,7 +52,6 @@ class ImportReport:
     created: int = 0
     updated: int = 0
     unchanged: int = 0
-    to_embed: int = 0
     errors: list[str] = field(default_factory=list)
 
 
@@ -364,7 +363,6 @@ def _write_batch(game: Game, cards: list[dict], existing: dict, report: ImportRe
         _update_changed(changed_rows)
     report.created += len(new_rows)
     report.updated += len(changed_rows)
-    report.to_embed += len(new_rows)
 
 
 def _update_changed(rows: list[Card]) -> None:

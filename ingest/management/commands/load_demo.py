@@ -3,6 +3,7 @@
 from django.core.management.base import BaseCommand
 
 from games.demo.loader import load_demo
+from ingest.demo import needs_ingest, queue_ingest
 
 
 class Command(BaseCommand):
@@ -14,7 +15,8 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, no_ingest=False, **options):
-        result = load_demo(ingest=not no_ingest)
+        hooks = {} if no_ingest else {"needs_ingest": needs_ingest, "queue_ingest": queue_ingest}
+        result = load_demo(**hooks)
         parts = [f"Demo game '{result.game.slug}'"]
         if result.created:
             parts.append(f"created: {', '.join(result.created)}")

@@ -7,7 +7,7 @@ encryption, syntax pdfminer cannot parse. The inspection runs in a child process
 memory cap and a time limit, so even a PDF that defeats pdfminer itself only kills that
 child. pdfminer later decodes content streams in the worker: their size is bounded here.
 
-`python -m oracle_site.pdf_guard FILE LIMITS_JSON` prints one JSON line: {"problem": str|null}.
+`python -m ingest.pdf_guard FILE LIMITS_JSON` prints one JSON line: {"problem": str|null}.
 No Django import: the child starts fast.
 """
 
@@ -51,7 +51,7 @@ class HostilePdf(ValueError):
 
 def check_pdf(path: Path, limits: PdfLimits) -> None:
     """Inspect `path` in a child process; raise HostilePdf with a readable message."""
-    command = [sys.executable, "-m", "oracle_site.pdf_guard", str(path), json.dumps(asdict(limits))]
+    command = [sys.executable, "-m", "ingest.pdf_guard", str(path), json.dumps(asdict(limits))]
     try:
         done = subprocess.run(
             command,

@@ -4,11 +4,13 @@ with its validation verdict and exports for the `done` event."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.conf import settings
 
-from oracle_site import components
 from rag.cards import fold_name, update_sticky
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck
+from runtime import components
 
 from .card_indexing import card_collection, meta_collection
 from .card_lookup import catalog_names
@@ -16,15 +18,10 @@ from .indexing import sync_if_changed
 from .models import Card, Game
 
 
-class DeckAnswer(str):
-    """The answer text (what is persisted), carrying the extra fields of the `done` event."""
-
-    done_extra: dict
-
-    def __new__(cls, text: str, done_extra: dict):
-        answer = super().__new__(cls, text)
-        answer.done_extra = done_extra
-        return answer
+@dataclass(frozen=True)
+class DeckAnswer:
+    text: str  # what is persisted
+    done_extra: dict  # the extra fields of the `done` event: verdict, exports, sticky cards
 
 
 def hero_names(game: Game) -> list[str]:

@@ -1,0 +1,67 @@
+"""What the steps of one answer share: the question, what each step found, the timings."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Callable
+
+from games.models import Game
+from rag.retrieve import BookletRef, Retrieval, RetrievedChunk
+
+from ..models import Question
+
+Emit = Callable[[str, dict], None]
+
+
+class StepTimer:
+    """Wall-clock time of each step, for the `diagnostics` event."""
+
+    def __init__(self):
+        self.timings: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def done(self, name: str) -> None:
+        now = time.perf_counter()
+        self.timings[name] = round((now - self._last) * 1000, 1)
+        self._last = now
+
+
+@dataclass
+class AskContext:
+    question: Question
+    emit: Emit
+    timer: StepTimer = field(default_factory=StepTimer)
+    # resolve
+    booklets: list[BookletRef] = field(default_factory=list)
+    fresh_cards: list[dict] = field(default_factory=list)  # this turn's @-mentions, resolved
+    sticky_cards: list[dict] = field(default_factory=list)  # earlier turns' cards, resolved
+    sticky_after: list[str] = field(default_factory=list)  # the names the next turn sends back
+    llm: object = None
+    store: object = None
+    # classify and HyDE, running beside retrieval
+    intent_future: Future | None = None
+    hyde_future: Future | None = None
+    hyde: str | None = None
+    intent: str = Question.Intent.RULES
+    # retrieve and route
+    retrieval: Retrieval | None = None
+    chunks: list[RetrievedChunk] = field(default_factory=list)
+    # answer
+    answer: str = ""
+    done_extra: dict = field(default_factory=dict)  # deckbuilding: verdict, exports, sticky cards
+    diagnostics: dict = field(default_factory=dict)
+
+    @property
+    def game(self) -> Game:
+        return self.question.game
+
+    @property
+    def text(self) -> str:
+        return self.question.text
+
+    @property
+    def wants_deck(self) -> bool:
+        """Only card games have a catalog to build from; elsewhere the rulebooks answer."""
+        return self.intent == Question.Intent.DECKBUILDING and bool(self.game.card_game)

@@ -1,0 +1,72 @@
+"""The payloads of the ask stream's events (docs/asking.md): phase, context, diagnostics, done."""
+
+from __future__ import annotations
+
+from rag import prompts
+from rag.retrieve import RetrievedChunk
+
+from .context import AskContext
+
+EXCERPT_CHARS = 600
+
+
+def phase(key: str) -> dict:
+    return {"key": key, "label": prompts.PHASES[key]}
+
+
+def chunk_summary(chunk: RetrievedChunk) -> dict:
+    return {
+        "booklet": chunk.booklet.name,
+        "booklet_slug": chunk.booklet.slug,
+        "collection": chunk.booklet.collection,
+        "kind": chunk.booklet.kind,
+        "pages": chunk.pages,
+        "page_start": chunk.page_start,
+        "page_end": chunk.page_end,
+        "hierarchy_path": chunk.hierarchy_path,
+        "score": chunk.score,
+        "dense_score": chunk.dense_score,
+        "rerank_score": chunk.rerank_score,
+        "text": chunk.text[:EXCERPT_CHARS],
+        "chunk_id": chunk.payload.get("chunk_id", chunk.id),
+        "is_extension": chunk.booklet.is_extension,
+        "is_forum": chunk.is_forum,
+        "conflict": chunk.conflict,
+    }
+
+
+def context(ctx: AskContext) -> dict:
+    return {
+        "chunks": [chunk_summary(c) for c in ctx.chunks],
+        "mentionedCards": ctx.fresh_cards,
+        "stickyMentionedCards": ctx.sticky_cards,
+        "intent": ctx.intent,
+    }
+
+
+def diagnostics(ctx: AskContext) -> dict:
+    retrieval = ctx.retrieval
+    found = {
+        "chunks": [{k: v for k, v in chunk_summary(c).items() if k != "text"} for c in ctx.chunks],
+        "hyde": ctx.hyde,
+        "timings": {**ctx.timer.timings, **{f"retrieval.{k}": v for k, v in retrieval.timings_ms.items()}},
+        "bestScore": retrieval.best_score,
+        "intent": ctx.intent,
+        "ruleNumbers": retrieval.rule_numbers,
+        "reranked": retrieval.reranked,
+        "llm": ctx.llm.name,
+    }
+    if "deck" in ctx.done_extra:  # deckbuilding: its validation verdict
+        found["deck"] = {k: ctx.done_extra["deck"][k] for k in ("validation", "spec", "attempts", "builder")}
+    return found
+
+
+def done(ctx: AskContext) -> dict:
+    """The answer, and the cards the chat sends back next turn (a deck's own list wins)."""
+    return {
+        "fullAnswer": ctx.answer,
+        "questionId": str(ctx.question.pk),
+        "bestScore": ctx.retrieval.best_score,
+        "stickyCardMentions": ctx.sticky_after,
+        **ctx.done_extra,
+    }

@@ -1,0 +1,66 @@
+"""The ask flow, top to bottom (docs/architecture.md, « question → answer »): resolve →
+classify and HyDE (beside the retrieval) → retrieve → route by intent → answer → persist.
+Each step reports through `emit(event, data)`: phase, context, token…, diagnostics, done.
+
+`answer_question` never raises: a failure marks the Question failed with a readable message
+and emits `error`, so a poller never waits on a question that is pending forever.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..models import Question
+from . import events
+from .context import AskContext, Emit
+from .steps.answer_deck import answer_with_deck
+from .steps.answer_rules import answer_from_rules
+from .steps.persist import persist
+from .steps.resolve import resolve
+from .steps.retrieve import retrieve_passages, sync_index
+from .steps.route import route_by_intent
+from .steps.understand import await_hyde, await_intent, start_understanding
+
+log = logging.getLogger(__name__)
+
+
+def answer_question(question_id, emit: Emit) -> None:
+    """Answer a stored question, emitting phase/context/token/diagnostics/done (or error)."""
+    try:
+        run(AskContext(question=Question.objects.select_related("game").get(pk=question_id), emit=emit))
+    except Exception as exc:  # turned into a readable, persisted failure
+        log.exception("question %s failed", question_id)
+        message = f"L'Oracle n'a pas pu répondre : {exc}"
+        Question.objects.filter(pk=question_id).mark_failed(message)
+        emit("error", {"message": message, "questionId": str(question_id)})
+
+
+def run(ctx: AskContext) -> None:
+    step = ctx.timer.done
+    ctx.emit("phase", events.phase("weigh"))
+    resolve(ctx)
+    start_understanding(ctx)
+    step("resolve")
+
+    ctx.emit("phase", events.phase("dive"))
+    sync_index(ctx)
+    step("index_sync")
+    await_hyde(ctx)
+    step("hyde")
+    retrieve_passages(ctx)
+    step("retrieval")
+    await_intent(ctx)
+    step("classify")
+    route_by_intent(ctx)
+    ctx.emit("context", events.context(ctx))
+
+    ctx.emit("phase", events.phase("write"))
+    if ctx.wants_deck:
+        answer_with_deck(ctx)
+    else:
+        answer_from_rules(ctx)
+    step("answer")
+
+    persist(ctx)
+    ctx.emit("diagnostics", ctx.diagnostics)
+    ctx.emit("done", events.done(ctx))

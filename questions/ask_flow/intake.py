@@ -1,0 +1,37 @@
+"""A question before it is answered: built from a request (its id known at once, for the
+stream's `meta`), then saved with its booklets."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from games.models import Game
+
+from ..models import Question
+
+
+def new_question(
+    *, game: Game, text: str, extensions=(), history=(), card_mentions=(), sticky_card_mentions=(), user=None
+) -> tuple[Question, list]:
+    """An unsaved Question (its id already set) and its booklets, for `save_question`."""
+    question = Question(
+        game=game,
+        text=text,
+        history=list(history),
+        card_mentions=list(card_mentions),
+        sticky_card_mentions=list(sticky_card_mentions),
+        user=user,
+    )
+    return question, list(extensions)
+
+
+def save_question(question: Question, extensions) -> Question:
+    with transaction.atomic():
+        question.save(force_insert=True)
+        if extensions:
+            question.extensions.set(extensions)
+    return question
+
+
+def create_question(**fields) -> Question:
+    return save_question(*new_question(**fields))

@@ -1,0 +1,84 @@
+"""Answer from the rulebooks: the LLM streams it from the passages (with the page image it
+may need), or, without an LLM, the extractive answer quotes them. A failed LLM answer says so
+plainly, then quotes the booklets (ASK_QUOTA_FALLBACK_EXTRACTIVE)."""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.card_lookup import cards_named_in
+from runtime import components
+from rag import prompts
+from rag.answer import best_page_image, build_user_prompt, extractive_answer
+from rag.cards import mention_blocks, wrap_card_names
+from rag.llm.base import ClaudeQuotaError, LLMError
+
+from ..context import AskContext, Emit
+
+log = logging.getLogger(__name__)
+
+
+def answer_from_rules(ctx: AskContext) -> None:
+    ctx.answer = _llm_answer(ctx) if ctx.llm.available else emit_text(extractive(ctx), ctx.emit)
+    if ctx.game.card_game:  # card names become [[card:Name]]: the page previews the card
+        named = cards_named_in(ctx.game, ctx.answer)
+        ctx.answer = wrap_card_names(ctx.answer, [*ctx.fresh_cards, *ctx.sticky_cards, *named])
+
+
+def extractive(ctx: AskContext) -> str:
+    return extractive_answer(
+        ctx.text, ctx.chunks, best_score=ctx.retrieval.best_score, min_score=settings.ASK_MIN_SCORE,
+        embedder=components.embedder(),
+    )  # fmt: skip
+
+
+def _llm_answer(ctx: AskContext) -> str:
+    question = ctx.question
+    image = best_page_image(ctx.chunks, remote_root=_remote_images_root())
+    prompt = build_user_prompt(
+        question.text, ctx.chunks, game_name=ctx.game.name, bgg_metadata=ctx.game.bgg_metadata,
+        history=question.history, image=image, cards_block=mention_blocks(ctx.fresh_cards, ctx.sticky_cards),
+    )  # fmt: skip
+    parts: list[str] = []
+    try:
+        for delta in ctx.llm.stream(
+            prompts.SYSTEM_PROMPT, prompt, model=settings.ASK_ANSWER_MODEL,
+            timeout=settings.ASK_ANSWER_TIMEOUT_S, images=[image.path] if image else [],
+        ):  # fmt: skip
+            if delta:
+                parts.append(delta)
+                ctx.emit("token", {"text": delta})
+    except ClaudeQuotaError as exc:
+        reset = timezone.localtime(exc.reset_at).strftime("%H:%M") if exc.reset_at else "?"
+        return _fallback(ctx, parts, prompts.QUOTA_MESSAGE.format(reset=reset))
+    except LLMError as exc:
+        log.warning("answer by LLM failed: %s", exc)
+        return _fallback(ctx, parts, prompts.LLM_FAILED_MESSAGE.format(error=exc))
+    answer = "".join(parts)
+    if not answer.strip():
+        return _fallback(ctx, parts, prompts.LLM_FAILED_MESSAGE.format(error="réponse vide"))
+    return answer
+
+
+def _fallback(ctx: AskContext, parts: list[str], message: str) -> str:
+    """After a failed LLM answer: say so plainly, then quote the booklets (when allowed)."""
+    text = ("\n\n" if parts else "") + message + "\n\n"
+    if settings.ASK_QUOTA_FALLBACK_EXTRACTIVE:
+        text += prompts.EXTRACTIVE_FALLBACK_INTRO + "\n\n" + extractive(ctx)
+    return "".join(parts) + emit_text(text, ctx.emit)
+
+
+def emit_text(text: str, emit: Emit) -> str:
+    """Stream a ready answer line by line, as an LLM would stream it."""
+    for line in text.splitlines(keepends=True):
+        emit("token", {"text": line})
+    return text
+
+
+def _remote_images_root() -> str:
+    if settings.LLM_BACKEND != "claude-ssh":
+        return ""
+    return getattr(settings, "VISION_SSH_IMAGES_PATH", "/projet/boardgame-pdfs")

@@ -1,0 +1,14 @@
+"""Persist: the answer, its intent, score and diagnostics are stored before `done` is sent,
+so a poller or a reloaded page finds what the stream showed."""
+
+from __future__ import annotations
+
+from .. import events
+from ..context import AskContext
+
+
+def persist(ctx: AskContext) -> None:
+    ctx.diagnostics = events.diagnostics(ctx)
+    ctx.question.mark_done(
+        answer=ctx.answer, intent=ctx.intent, best_score=ctx.retrieval.best_score, diagnostics=ctx.diagnostics,
+    )  # fmt: skip
