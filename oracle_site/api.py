@@ -2,10 +2,11 @@
 
 import math
 
-from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Schema
 from ninja.errors import Throttled
 from ninja.responses import Status
+
+from runtime.ratelimit import too_many_requests_message
 
 from . import health
 
@@ -32,11 +33,7 @@ class HealthOut(Schema):
 @api.exception_handler(Throttled)
 def too_many_requests(request, exc: Throttled):
     """429 in the client's language (LocaleMiddleware), with Retry-After when known."""
-    if exc.wait is not None:
-        message = _("Trop de requêtes : réessayez dans %(seconds)d s.") % {"seconds": math.ceil(exc.wait)}
-    else:
-        message = _("Trop de requêtes : réessayez plus tard.")
-    response = api.create_response(request, {"detail": message}, status=429)
+    response = api.create_response(request, {"detail": too_many_requests_message(exc.wait)}, status=429)
     if exc.wait is not None:
         response["Retry-After"] = str(math.ceil(exc.wait))
     return response

@@ -7,7 +7,6 @@ from uuid import UUID
 from django.conf import settings
 from django.http import JsonResponse, StreamingHttpResponse
 from ninja import Field, Router, Schema
-from ninja.errors import Throttled
 from ninja.responses import Status
 from ninja.schema import DjangoGetter
 from pydantic import field_validator, model_validator
@@ -15,7 +14,7 @@ from pydantic import field_validator, model_validator
 from games.models import Extension, Game
 from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
 from runtime import executors
-from runtime.ratelimit import ask_throttles
+from runtime.ratelimit import ask_throttles, too_many_requests_message
 
 from . import lookups
 from .access import visible_question
@@ -107,8 +106,8 @@ def over_limit(request) -> tuple[bool, float | None]:
 
 
 def too_many_requests(request, wait) -> JsonResponse:
-    """The 429 ninja answers for its own throttles (same body), with Retry-After."""
-    response = JsonResponse({"detail": str(Throttled(wait=wait))}, status=429)
+    """The 429 the API answers for ninja's throttles (same translated body), with Retry-After."""
+    response = JsonResponse({"detail": too_many_requests_message(wait)}, status=429)
     if wait is not None:
         response["Retry-After"] = str(math.ceil(wait))
     return response
