@@ -24,12 +24,13 @@ from rag.busy import AskingSignal, ThreadPlan
 from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
+from . import cancellation
 from .events import Listener, Reporter
 from .job_schedule import pause_for_quota
 from .models import IngestJob
 from .pdf_guard import HostilePdf, check_pdf, limits_from_settings
 from .recovery import job_heartbeat
-from .stages import chunk, conflicts, context, embed, hierarchy, index, ocr, read, rules
+from .stages import chunk, conflicts, context, embed, hierarchy, index, ocr, read, read_child, rules
 from .stages.cache import JsonCache
 from .stages.embed_cache import EmbeddingCache, cache_path
 
@@ -54,9 +55,14 @@ def run_job(job_id: str, listener: Listener | None = None) -> IngestJob:
         log.info("ingest %s is %s: not started", job.pk, job.status)
         return job
     reporter = Reporter(job, listener)
+    reporter.checkpoint = cancellation.Checkpoint(job, job.booklet.owner.pdf_pages or 0)
     try:
         with job_heartbeat(job.pk):  # a killed worker's job is requeued (ingest.recovery)
             stats = Pipeline(job, reporter).run()
+    except cancellation.JobCancelled:
+        cancellation.acknowledge(job, reporter)
+    except cancellation.JobOverBudget as err:
+        fail(job, reporter, IngestFailure(str(err)))
     except ClaudeQuotaError as err:
         pause_for_quota(job, err)
     except Exception as err:  # noqa: BLE001 - every failure becomes the job's state
@@ -130,10 +136,10 @@ class Pipeline:
             except HostilePdf as exc:
                 raise IngestFailure(_("Ce PDF ne peut pas être lu sans risque : %(error)s. Corrigez ou exportez-le à nouveau, puis relancez.") % {"error": exc}) from exc
             try:
-                for page in read.read_pages(pdf):
+                for page in read_child.read_pages(pdf, settings.INGEST_READ_MEMORY_MB):  # capped child
                     pages.append(page)
                     self.reporter.progress(len(pages), max(total, len(pages)))
-            except (PDFSyntaxError, PSException) as exc:
+            except (PDFSyntaxError, PSException, read_child.ReadFailed) as exc:
                 raise IngestFailure(
                     _("Le PDF est illisible (fichier abîmé ?) : %(error)s. Exportez-le à nouveau puis relancez.") % {"error": exc}
                 ) from exc

@@ -5,6 +5,7 @@ docs/configuration.md lists every variable.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
     "games",
     "ingest",
     "questions",
+    "axes",  # login throttling (docs/reliability.md)
 ]
 
 # Django's own middleware, most with their hooks run inline in the event loop on async
@@ -66,6 +68,7 @@ MIDDLEWARE = [
     "oracle_site.async_middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a lockout into the 429 page
 ]
 
 ROOT_URLCONF = "oracle_site.urls"
@@ -146,8 +149,11 @@ PDF_DIR = MEDIA_ROOT / "pdfs"
 PAGE_IMAGES_DIR = PDF_DIR / "images"
 INGEST_CACHE_DIR = VAR_DIR / "cache" / "ingest"
 
-FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024  # an upload's file past this is spooled to disk
+# Any request body past this is refused with 413 before it is read (oracle_site/body_limit.py);
+# the upload routes accept UPLOAD_MAX_BYTES (+1 MB of form) instead.
+REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", 2 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
 
 # --- Caches: shared by web and worker processes (django-q2 cluster stats live here) -------
 
@@ -284,6 +290,9 @@ ASKING_SIGNAL_TTL_S = env_float("ASKING_SIGNAL_TTL_S", 20.0)
 # --- Asking ----------------------------------------------------------------------------------
 
 ASK_ALLOW_ANONYMOUS = env_bool("ASK_ALLOW_ANONYMOUS", False)
+# The home page's list of games and booklets for visitors who are not signed in (always shown
+# when ASK_ALLOW_ANONYMOUS is on: they need it to ask). Private by default.
+PUBLIC_CATALOGUE = env_bool("PUBLIC_CATALOGUE", False)
 ASK_HEARTBEAT_S = env_float("ASK_HEARTBEAT_S", 8.0)
 # Retrieval and answers (docs/asking.md)
 ASK_TOP_K = env_int("ASK_TOP_K", 8)  # chunks given to the answer
@@ -387,7 +396,20 @@ ASK_LOOKUP_CACHE_S = env_float("ASK_LOOKUP_CACHE_S", 10.0)  # a web process trus
 INGEST_HEARTBEAT_S = env_float("INGEST_HEARTBEAT_S", 10.0)
 INGEST_STALE_AFTER_S = env_float("INGEST_STALE_AFTER_S", 120.0)  # no heartbeat this long: worker gone
 INGEST_MAX_ATTEMPTS = env_int("INGEST_MAX_ATTEMPTS", 3)  # worker deaths before a job fails
+SHUTDOWN_GRACE_S = env_float("SHUTDOWN_GRACE_S", 5.0)  # daphne exits this long after SIGTERM at the latest
 RECOVERY_SWEEP_INTERVAL_S = env_float("RECOVERY_SWEEP_INTERVAL_S", 60.0)  # web process; 0 disables
+
+# Login throttling (django-axes) on /login/ and /admin/login/: after LOGIN_FAILURE_LIMIT wrong
+# passwords for one username, or from one address, that username or address is refused for
+# LOGIN_LOCKOUT_MINUTES; staff unlock in the admin (« Tentatives d'accès »: delete the entries).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_float("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks: per username and per address
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "runtime.ratelimit.client_ip"  # X-Forwarded-For only behind TRUSTED_PROXIES
+AXES_VERBOSE = False
 
 PDF_MAX_STREAM_MB = env_int("PDF_MAX_STREAM_MB", 64)
 PDF_MAX_TOTAL_MB = env_int("PDF_MAX_TOTAL_MB", 1024)
@@ -395,6 +417,9 @@ PDF_MAX_IMAGE_MEGAPIXELS = env_int("PDF_MAX_IMAGE_MEGAPIXELS", 100)
 PDF_MAX_PAGE_POINTS = env_float("PDF_MAX_PAGE_POINTS", 3500.0)
 PDF_GUARD_TIMEOUT_S = env_float("PDF_GUARD_TIMEOUT_S", 120.0)
 PDF_GUARD_MEMORY_MB = env_int("PDF_GUARD_MEMORY_MB", 1024)
+INGEST_SECONDS_PER_PAGE = env_float("INGEST_SECONDS_PER_PAGE", 60.0)  # a job's time budget per page…
+INGEST_MIN_BUDGET_S = env_float("INGEST_MIN_BUDGET_S", 600.0)  # …and at least this
+INGEST_READ_MEMORY_MB = env_int("INGEST_READ_MEMORY_MB", 1536)  # the read stage's child process
 
 LOGGING = {
     "version": 1,
@@ -402,5 +427,5 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},  # axes: lockouts only
 }

@@ -185,14 +185,15 @@ def run_ocr(
     result.from_cache = len(page_numbers) - len(todo)
     done = result.from_cache
     on_page(done, len(page_numbers))
+    pool = ThreadPoolExecutor(max_workers=max(1, config.concurrency))
     try:
-        with ThreadPoolExecutor(max_workers=max(1, config.concurrency)) as pool:
-            futures = {pool.submit(_ocr_page, pdf_path, n, images_dir, config): n for n in todo}
-            for future in as_completed(futures):
-                cache.put(futures[future], future.result())
-                done += 1
-                on_page(done, len(page_numbers))
+        futures = {pool.submit(_ocr_page, pdf_path, n, images_dir, config): n for n in todo}
+        for future in as_completed(futures):
+            cache.put(futures[future], future.result())
+            done += 1
+            on_page(done, len(page_numbers))  # may raise: the job was cancelled
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # a stop waits for the pages in hand only
         cache.save()  # keep what was read, whatever stopped us
     for number in page_numbers:
         page = cache.pages[number]
