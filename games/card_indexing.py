@@ -68,8 +68,9 @@ def decklist_payload(deck: Decklist) -> dict:
     payload = {
         "kind": "meta",
         "tag": "[META]",
-        "meta_type": "tournament_deck",
+        "meta_type": deck.meta_type or "tournament_deck",
         "meta_format": deck.format.lower(),
+        "source_url": deck.source_url,
         "deck_id": str(deck.id),
         "chunk_id": str(deck.id),
         "game_id": str(deck.game_id),
@@ -82,7 +83,7 @@ def decklist_payload(deck: Decklist) -> dict:
         "page_start": 0,
         "page_end": 0,
     }
-    payload["text"] = render_decklist(payload)
+    payload["text"] = deck.body or render_decklist(payload)
     payload["contextual_text"] = f"[META] {deck.name} ({deck.format})"
     return payload
 

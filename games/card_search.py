@@ -12,11 +12,13 @@ from .deck_requests import hero_names, set_names
 from .models import Game
 
 META_LIMIT = 5
+META_TYPES = ("tournament_deck", "card_ratings")  # games.meta_sync
 
 
 def meta_hits(store, embedder, game: Game, question: str, format: str, limit: int = META_LIMIT) -> list[Hit]:
-    """Tournament decklists close to the question, of the asked format when one is named."""
-    return meta_search(store, embedder, meta_collection(game), question, format, limit)
+    """Meta documents close to the question (tournament decklists, 17Lands ratings: the
+    reference's meta retrieval), of the asked format when one is named."""
+    return meta_search(store, embedder, meta_collection(game), question, format, limit, meta_types=META_TYPES)
 
 
 def card_game_hits(store, embedder, llm, game: Game, question: str, intent: str, limit: int = 8) -> list[Hit]:

@@ -275,7 +275,8 @@ class Card(IndexedRow):
 
 
 class Decklist(IndexedRow):
-    """A tournament decklist, indexed as a `[META]` chunk (meta_type='tournament_deck')."""
+    """A meta document indexed as a `[META]` chunk: a tournament decklist (meta_type
+    'tournament_deck'), or another source's text such as 17Lands ratings ('card_ratings')."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="decklists")
@@ -285,6 +286,10 @@ class Decklist(IndexedRow):
     source = models.CharField(_("source"), max_length=300, blank=True)
     # {"main": [[4, "Lightning Bolt"], …], "sideboard": […], "runes": […], …}
     sections = models.JSONField(default=dict)
+    # Meta documents other than a decklist (17Lands card ratings…) carry their text in `body`.
+    meta_type = models.CharField(_("type"), max_length=40, default="tournament_deck")
+    source_url = models.URLField(_("adresse de la source"), max_length=500, blank=True)
+    body = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

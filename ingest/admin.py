@@ -25,7 +25,7 @@ class IngestJobAdmin(admin.ModelAdmin):
     search_fields = ("game__name", "extension__name", "error")
     readonly_fields = [f.name for f in IngestJob._meta.fields]
     inlines = [IngestEventInline]
-    actions = ["retry_jobs"]
+    actions = ["retry_jobs", "cancel_jobs"]
 
     def add_view(self, request, form_url="", extra_context=None):
         """"Add" is the upload of a booklet: the job is created by the ingestion service."""
@@ -57,11 +57,25 @@ class IngestJobAdmin(admin.ModelAdmin):
             return "—"
         return f"{act.get('done', 0)}/{act.get('total', 0)}"
 
-    @admin.action(description=_("Relancer les ingestions en erreur"))
+    @admin.action(description=_("Relancer les ingestions en erreur ou bloquées"))
     def retry_jobs(self, request, queryset):
-        retried = sum(services.retry(job) for job in queryset)
+        from .stuck_jobs import requeue  # a queued job whose cluster died is released too
+
+        retried = sum(services.retry(job) or (job.status == IngestJob.Status.QUEUED and requeue(job)) for job in queryset)
         self.message_user(
             request,
             ngettext("%(n)d ingestion relancée.", "%(n)d ingestions relancées.", retried) % {"n": retried},
             messages.SUCCESS if retried else messages.WARNING,
+        )
+
+    @admin.action(description=_("Annuler les ingestions en file ou en cours"))
+    def cancel_jobs(self, request, queryset):
+        from .cancellation import request_cancel
+
+        outcomes = [request_cancel(job) for job in queryset]
+        stopped = sum(1 for outcome in outcomes if outcome)
+        self.message_user(
+            request,
+            ngettext("%(n)d ingestion annulée ou en cours d'arrêt.", "%(n)d ingestions annulées ou en cours d'arrêt.", stopped) % {"n": stopped},
+            messages.SUCCESS if stopped else messages.WARNING,
         )

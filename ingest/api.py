@@ -20,10 +20,11 @@ from games.models import Game
 from runtime.ratelimit import upload_throttles
 
 from . import services
+from .cancellation import request_cancel
 from .events import event_stream
 from .models import IngestJob
 from .scheduling import NotScheduled, cancel_scheduled, schedule_ingest, validate_start_at
-from .schemas import CancelledOut, ErrorOut, IngestAccepted, IngestIn, JobOut
+from .schemas import CancelledOut, CancelOut, ErrorOut, IngestAccepted, IngestIn, JobOut
 
 router = Router(tags=["ingest"], auth=django_auth_is_staff)
 
@@ -159,6 +160,18 @@ def cancel_scheduled_ingest(request, game_id: UUID):
     except NotScheduled as exc:
         return Status(409, {"detail": str(exc)})
     return Status(200, {"job_id": cancelled.job_id, "deleted": cancelled.deleted})
+
+
+@router.post("/ingest/{job_id}/cancel", response={202: CancelOut, 409: ErrorOut}, url_name="oracle-ingest-cancel")
+def cancel_job(request, job_id: UUID):
+    """Cancel a queued job at once, or ask a running job's worker to stop (it does between two
+    pages or batches, within seconds; its caches are kept for « Relancer »). A scheduled job is
+    cancelled with `DELETE /api/games/{id}/scheduled`; a finished one answers 409."""
+    job = get_object_or_404(IngestJob, pk=job_id)
+    outcome = request_cancel(job)
+    if not outcome:
+        return Status(409, {"detail": _("Cette ingestion n'est ni en file ni en cours (%(status)s).") % {"status": job.get_status_display()}})
+    return Status(202, {"job_id": job.pk, "outcome": outcome})
 
 
 def sync_index(collection: str) -> None:

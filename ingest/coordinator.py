@@ -8,7 +8,6 @@ A quota error from an LLM stage pauses the job (ingest.job_schedule), it never f
 from __future__ import annotations
 
 import logging
-import time
 from pathlib import Path
 
 from django.conf import settings
@@ -21,16 +20,19 @@ from pdfminer.psparser import PSException
 from games.models import Chunk
 from games.terms import learn_booklet_terms
 from rag import language
+from rag.busy import AskingSignal, ThreadPlan
 from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
+from . import cancellation
 from .events import Listener, Reporter
 from .job_schedule import pause_for_quota
 from .models import IngestJob
 from .pdf_guard import HostilePdf, check_pdf, limits_from_settings
 from .recovery import job_heartbeat
-from .stages import chunk, conflicts, context, embed, hierarchy, images, index, ocr, read, rules
+from .stages import chunk, conflicts, context, embed, hierarchy, index, ocr, read, read_child, rules
 from .stages.cache import JsonCache
+from .stages.embed_cache import EmbeddingCache, cache_path
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +55,14 @@ def run_job(job_id: str, listener: Listener | None = None) -> IngestJob:
         log.info("ingest %s is %s: not started", job.pk, job.status)
         return job
     reporter = Reporter(job, listener)
+    reporter.checkpoint = cancellation.Checkpoint(job, job.booklet.owner.pdf_pages or 0)
     try:
         with job_heartbeat(job.pk):  # a killed worker's job is requeued (ingest.recovery)
             stats = Pipeline(job, reporter).run()
+    except cancellation.JobCancelled:
+        cancellation.acknowledge(job, reporter)
+    except cancellation.JobOverBudget as err:
+        fail(job, reporter, IngestFailure(str(err)))
     except ClaudeQuotaError as err:
         pause_for_quota(job, err)
     except Exception as err:  # noqa: BLE001 - every failure becomes the job's state
@@ -111,7 +118,6 @@ class Pipeline:
         self.contextualise(drafts)
         dense, sparse = self.embed(drafts)
         self.archive(drafts, dense, sparse)
-        self.render_images(pdf, len(pages))
         self.stats.update(pages=len(pages), chunks=len(drafts))
         return self.stats
 
@@ -130,10 +136,10 @@ class Pipeline:
             except HostilePdf as exc:
                 raise IngestFailure(_("Ce PDF ne peut pas être lu sans risque : %(error)s. Corrigez ou exportez-le à nouveau, puis relancez.") % {"error": exc}) from exc
             try:
-                for page in read.read_pages(pdf):
+                for page in read_child.read_pages(pdf, settings.INGEST_READ_MEMORY_MB):  # capped child
                     pages.append(page)
                     self.reporter.progress(len(pages), max(total, len(pages)))
-            except (PDFSyntaxError, PSException) as exc:
+            except (PDFSyntaxError, PSException, read_child.ReadFailed) as exc:
                 raise IngestFailure(
                     _("Le PDF est illisible (fichier abîmé ?) : %(error)s. Exportez-le à nouveau puis relancez.") % {"error": exc}
                 ) from exc
@@ -211,13 +217,20 @@ class Pipeline:
                 cache_dir=Path(settings.INGEST_CACHE_DIR),
                 concurrency=settings.INGEST_LLM_CONCURRENCY,
                 on_progress=self.reporter.progress,
+                whole_document_max_chars=settings.CONTEXT_WHOLE_DOCUMENT_MAX_CHARS,
             )
 
     def embed(self, drafts):
         embedder = self.components.embedder()
         self.stats["embedder"] = embedder.name
+        cache = EmbeddingCache(cache_path(Path(settings.INGEST_CACHE_DIR), self.booklet.slug, embedder.name))
+        plan = ThreadPlan(AskingSignal(settings.ASKING_SIGNAL_FILE, settings.ASKING_SIGNAL_TTL_S), settings.INGEST_EMBED_THREADS)
+        stats = embed.EmbedStats()
         with self.reporter.act_scope("embed", len(drafts)):
-            return embed.embed_drafts(drafts, embedder, batch_size=settings.INGEST_EMBED_BATCH, on_progress=self.reporter.progress)
+            result = embed.embed_drafts(drafts, embedder, batch_size=settings.INGEST_EMBED_BATCH,
+                                        on_progress=self.reporter.progress, cache=cache, plan=plan, stats=stats)
+        self.stats["embedding"] = stats.as_dict()
+        return result
 
     def archive(self, drafts, dense, sparse) -> None:
         with self.reporter.act_scope("index", len(drafts)):
@@ -246,19 +259,10 @@ class Pipeline:
             slug=self.booklet.slug,
             cache_dir=Path(settings.INGEST_CACHE_DIR),
             concurrency=settings.INGEST_LLM_CONCURRENCY,
+            model=settings.CONFLICT_MODEL,
         )
         self.stats["conflict_candidates"] = sum(1 for f in found if f)
         return [conflicts.annotations(f, c) for f, c in zip(found, classes)]
-
-    def render_images(self, pdf: Path, page_count: int) -> None:
-        started = time.monotonic()
-        try:
-            self.stats["images_rendered"] = images.render_pages(
-                pdf, page_count, self.booklet.images_dir, dpi=settings.PAGE_IMAGES_DPI, workers=settings.OCR_CONCURRENCY
-            )
-        except Exception as exc:  # noqa: BLE001 - pages images are a comfort, not a requirement
-            self.reporter.warning(_("Les images des pages n'ont pas pu être produites : %(error)s") % {"error": exc})
-        self.reporter.timings["images"] = round(time.monotonic() - started, 3)
 
 
 def ocr_settings() -> ocr.OcrSettings:

@@ -48,6 +48,7 @@ class Reporter:
         self.timings: dict[str, float] = {}
         self._started = 0.0
         self._last_progress = 0.0
+        self.checkpoint: Callable[[], None] = lambda: None  # raises to stop the job (ingest.cancellation)
 
     def emit(self, event: str, data: dict) -> None:
         self.job.emit(event, data)
@@ -60,6 +61,7 @@ class Reporter:
 
     @contextmanager
     def act_scope(self, act: str, total: int = 0):
+        self.checkpoint()
         self.act, self._started = act, time.monotonic()
         self._send(act, "started", 0, total)
         yield self
@@ -68,6 +70,7 @@ class Reporter:
         self._send(act, "done", done_total, done_total)
 
     def progress(self, done: int, total: int) -> None:
+        self.checkpoint()  # between two pages or batches: a cancelled job stops here
         now = time.monotonic()
         if done < total and now - self._last_progress < PROGRESS_INTERVAL_S:
             return

@@ -74,7 +74,7 @@ def _problem_of(done: subprocess.CompletedProcess) -> str | None:
     if done.returncode == 0 and lines:
         return json.loads(lines[-1])["problem"]
     if b"MemoryError" in done.stderr or done.returncode < 0:
-        return "le PDF demande trop de mémoire pour être lu (flux ou images démesurés)"
+        return MEMORY_PROBLEM
     return "le PDF n'a pas pu être analysé : " + done.stderr.decode("utf-8", "replace").strip()[-300:]
 
 
@@ -122,14 +122,19 @@ def _streams_problem(document, limits: PdfLimits) -> str | None:
     total = 0
     for objid in _object_ids(document):
         try:
-            obj = document.getobj(objid)
+            obj = document.getobj(objid)  # may decode an object stream
+        except MemoryError:
+            return MEMORY_PROBLEM  # fail closed: never "no problem" for what could not be looked at
         except Exception:  # noqa: BLE001 - an unreadable object pdfminer will skip as well
             continue
         if not isinstance(obj, PDFStream):
             continue
         if problem := _image_problem(obj, limits):
             return problem
-        size = _decoded_size(obj, limits.max_stream_bytes)
+        try:
+            size = _decoded_size(obj, limits.max_stream_bytes)
+        except MemoryError:
+            return MEMORY_PROBLEM
         if size > limits.max_stream_bytes:
             return f"un flux du PDF se décompresse en plus de {limits.max_stream_bytes // 2**20} Mo (bombe de décompression ?)"
         total += size
@@ -161,24 +166,92 @@ def _image_problem(stream, limits: PdfLimits) -> str | None:
     return None
 
 
+class _TooLarge(Exception):
+    """A stage of a stream's filter chain passed the ceiling."""
+
+
+MEMORY_PROBLEM = "le PDF demande trop de mémoire pour être lu (flux ou images démesurés)"
+INFLATE_STEP = 1 << 20  # bytes of output per zlib call: memory stays O(step) per stage
+
+
 def _decoded_size(stream, ceiling: int) -> int:
-    """Decoded size, never inflating more than `ceiling` + 1 bytes of a Flate stream."""
-    filters = stream.get_filters()
-    names = [getattr(f, "name", f) for f, _params in filters]
-    if names == ["FlateDecode"] and not stream.attrs.get("DecodeParms"):
-        raw = stream.get_rawdata() or b""
-        if stream.decipher:
-            raw = stream.decipher(stream.objid, stream.genno, raw, stream.attrs)
-        try:
-            return len(zlib.decompressobj().decompress(raw, ceiling + 1))
-        except zlib.error:
-            return 0  # pdfminer keeps what it can of a corrupt stream; so will the reader
+    """Decoded size of a stream through its whole filter chain (`/FlateDecode` twice,
+    predictors, ASCII, LZW…), never holding more than `ceiling` + 1 decoded bytes of any
+    stage: past the ceiling, ceiling + 1. Flate stages inflate incrementally, chained.
+    A MemoryError is not caught here: the caller fails closed (it once answered "no problem")."""
+    from pdfminer import pdftypes
+
+    raw = stream.get_rawdata() or b""
+    if stream.decipher:
+        raw = stream.decipher(stream.objid, stream.genno, raw, stream.attrs)
+    chunks = iter([raw])
     try:
-        size = len(stream.get_data() or b"")
-    except Exception:  # noqa: BLE001 - an undecodable stream is skipped by pdfminer too
-        return 0
-    stream.data = None  # measured: do not keep every decoded stream in memory
-    return size
+        for name, params in stream.get_filters():
+            if name in pdftypes.LITERALS_FLATE_DECODE:
+                chunks = _inflate(chunks, ceiling)  # predictors never enlarge: not applied
+            elif name in pdftypes.LITERALS_DCT_DECODE + pdftypes.LITERALS_JBIG2_DECODE + pdftypes.LITERALS_JPX_DECODE:
+                break  # kept encoded by pdfminer; image sizes are checked by their header
+            else:
+                chunks = iter([_other_filter(name, params, _joined(chunks, ceiling))])
+        return _counted(chunks, ceiling)
+    except _TooLarge:
+        return ceiling + 1
+
+
+def _inflate(chunks, ceiling: int):
+    inflater = zlib.decompressobj()
+    produced = 0
+    try:
+        for chunk in chunks:
+            while chunk and not inflater.eof:
+                out = inflater.decompress(chunk, INFLATE_STEP)
+                produced += len(out)
+                if produced > ceiling:
+                    raise _TooLarge
+                yield out
+                chunk = inflater.unconsumed_tail
+            if inflater.eof:
+                return
+    except zlib.error:
+        return  # a corrupt stream: pdfminer keeps what it can, so will the reader
+
+
+def _joined(chunks, ceiling: int) -> bytes:
+    data = bytearray()
+    for chunk in chunks:
+        data += chunk
+        if len(data) > ceiling:
+            raise _TooLarge
+    return bytes(data)
+
+
+def _other_filter(name, params, data: bytes) -> bytes:
+    """pdfminer's own decoder for a non-Flate filter, on input already bounded; an unknown
+    filter leaves the data as is (pdfminer refuses the stream)."""
+    from pdfminer import pdftypes
+
+    decoders = {
+        **dict.fromkeys(pdftypes.LITERALS_LZW_DECODE, pdftypes.lzwdecode),
+        **dict.fromkeys(pdftypes.LITERALS_ASCII85_DECODE, pdftypes.ascii85decode),
+        **dict.fromkeys(pdftypes.LITERALS_ASCIIHEX_DECODE, pdftypes.asciihexdecode),
+        **dict.fromkeys(pdftypes.LITERALS_RUNLENGTH_DECODE, pdftypes.rldecode),
+    }
+    if name in pdftypes.LITERALS_CCITTFAX_DECODE:
+        return pdftypes.ccittfaxdecode(data, params)
+    decoder = decoders.get(name)
+    try:
+        return decoder(data) if decoder else data
+    except (ValueError, TypeError, IndexError, KeyError, EOFError):
+        return b""  # undecodable: pdfminer fails on it too
+
+
+def _counted(chunks, ceiling: int) -> int:
+    total = 0
+    for chunk in chunks:
+        total += len(chunk)
+        if total > ceiling:
+            raise _TooLarge
+    return total
 
 
 def main(argv: list[str]) -> int:

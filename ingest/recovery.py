@@ -4,7 +4,8 @@ While a job runs in a django-q2 worker, `job_heartbeat` refreshes a key in the s
 A `running` job without a fresh heartbeat lost its worker: `requeue_orphaned_jobs` puts it
 back in the queue, where it resumes from its caches (OCR, hierarchy, context, conflicts are
 cached per booklet by the stages). A job whose worker died INGEST_MAX_ATTEMPTS times (a PDF
-that kills the worker) fails instead.
+that kills the worker) fails instead. A `queued` job a dead cluster had claimed is released
+(`ingest/stuck_jobs.py`).
 
 `sweep` runs at the start of each web process and then every RECOVERY_SWEEP_INTERVAL_S, and
 when a django-q2 cluster worker starts (registered in `ingest/apps.py`).
@@ -102,7 +103,13 @@ def sweep() -> dict[str, int]:
     """Requeue or fail the jobs of dead workers; never raises (it runs at start-up and in a
     background thread)."""
     try:
-        return requeue_orphaned_jobs()
+        return {**requeue_orphaned_jobs(), **_stuck_queued_jobs()}
     except Exception:
         log.exception("ingest recovery sweep failed")
         return {}
+
+
+def _stuck_queued_jobs() -> dict[str, int]:
+    from .stuck_jobs import release_stuck_jobs  # queued jobs a dead cluster had claimed
+
+    return release_stuck_jobs()

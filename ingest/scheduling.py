@@ -24,7 +24,7 @@ from django_q.models import Schedule
 from . import coordinator
 from .job_schedule import RUN_TASK, arm, schedule_name
 from .models import IngestJob
-from .stages import conflicts, context, hierarchy, ocr
+from .stages import conflicts, context, embed_cache, hierarchy, ocr
 from .stages.cache import booklet_cache_files
 
 log = logging.getLogger(__name__)
@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 MAX_SCHEDULE_AHEAD = timedelta(days=7)
 # The stages that cache per booklet: a cancelled ingestion removes their files.
 STAGE_CACHE_VERSIONS = (ocr.CACHE_VERSION, hierarchy.CACHE_VERSION, context.CACHE_VERSION, conflicts.CACHE_VERSION)
+VECTOR_CACHE_VERSIONS = (embed_cache.CACHE_VERSION,)  # one file per embedder
 
 
 class NotScheduled(Exception):
@@ -139,7 +140,10 @@ def _booklet_files(job: IngestJob, booklet) -> list[Path]:
     files = [media / job.pdf_path] if job.pdf_path else []
     if booklet.pdf:
         files.append(media / booklet.pdf.name)
-    return files + [booklet.images_dir] + booklet_cache_files(Path(settings.INGEST_CACHE_DIR), booklet.slug, STAGE_CACHE_VERSIONS)
+    caches = booklet_cache_files(
+        Path(settings.INGEST_CACHE_DIR), booklet.slug, STAGE_CACHE_VERSIONS, VECTOR_CACHE_VERSIONS
+    )
+    return files + [booklet.images_dir] + caches
 
 
 def _booklet_held_other_work(job: IngestJob) -> bool:
@@ -207,6 +211,7 @@ def install_schedules(proc_name: str = "", **_signal_kwargs) -> None:
     """Start-up sweep (after `migrate`, and when a django-q2 worker spawns): re-arm the
     scheduled ingests and keep the daily BGG forum sync in line with the settings."""
     from games.bgg_sync import ensure_forum_sync_schedule
+    from games.meta_schedule import ensure_meta_sync_schedules
 
     # django-q2's sync mode (Q_SYNC, tests) runs every task through a worker in the calling
     # process and sends post_spawn each time: that is no start-up, and sweeping there would
@@ -217,6 +222,7 @@ def install_schedules(proc_name: str = "", **_signal_kwargs) -> None:
     try:
         restore_scheduled()
         ensure_forum_sync_schedule()
+        ensure_meta_sync_schedules()
         start_due_now()
     except Exception:  # never keep a worker from starting: the next start retries
         log.exception("could not install the ingest and BGG schedules")

@@ -4,19 +4,22 @@ from datetime import datetime
 from typing import Literal
 from uuid import UUID
 
-from ninja import Schema
+from ninja import Field, Schema
 
 from games.models import BOOKLET_KINDS
 
 
 class IngestIn(Schema):
+    """Bounded as the models are (names 200, language 8, BGG ids positive 32-bit): checked
+    here, before the database, with a 422 naming the field."""
+
     game_id: UUID | None = None
-    new_game_name: str = ""
+    new_game_name: str = Field("", max_length=200)
     kind: Literal[BOOKLET_KINDS] = "base"  # type: ignore[valid-type]  # the model's choices
-    name: str = ""
-    language: str = "fr"
-    bgg_id: int | None = None
-    scheduled_start_at: str = ""  # ISO 8601 with a zone, at most 7 days ahead
+    name: str = Field("", max_length=200)
+    language: str = Field("fr", max_length=8, pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$")
+    bgg_id: int | None = Field(None, ge=1, le=2**31 - 1)
+    scheduled_start_at: str = Field("", max_length=40)  # ISO 8601 with a zone, at most 7 days ahead
 
 
 class IngestAccepted(Schema):
@@ -54,3 +57,8 @@ class ErrorOut(Schema):
 class CancelledOut(Schema):
     job_id: str
     deleted: str  # "game" | "extension" | "job": the largest row the cancellation removed
+
+
+class CancelOut(Schema):
+    job_id: UUID
+    outcome: str  # "cancelled" (it was queued) or "requested" (running: its worker stops within seconds)

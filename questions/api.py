@@ -1,18 +1,20 @@
 """JSON endpoints of the questions app (mounted under /api/): ask (SSE) and poll."""
 
 import math
+from typing import Annotated
 from uuid import UUID
 
 from django.conf import settings
 from django.http import JsonResponse, StreamingHttpResponse
 from ninja import Field, Router, Schema
-from ninja.errors import Throttled
 from ninja.responses import Status
-from pydantic import field_validator
+from ninja.schema import DjangoGetter
+from pydantic import field_validator, model_validator
 
 from games.models import Extension, Game
+from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
 from runtime import executors
-from runtime.ratelimit import ask_throttles
+from runtime.ratelimit import ask_throttles, too_many_requests_message
 
 from . import lookups
 from .confidence import confidence_of
@@ -20,15 +22,28 @@ from .access import visible_question
 from .ask_flow.background import start_answering
 from .ask_flow.intake import new_question
 from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
-from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
 from .sse import AnswerStream
 
 router = Router(tags=["questions"])
 
 
+# Every field bounded before anything is stored (a question once stored 4.8 MB of mentions).
+CardName = Annotated[str, Field(min_length=1, max_length=200)]  # the longest Magic name is 141
+
+
 class HistoryTurn(Schema):
     question: str = Field("", max_length=4000)
     answer: str = Field("", max_length=20000)
+
+    @model_validator(mode="before")
+    @classmethod
+    def an_object(cls, value):
+        """`[1]` or `[null]` once passed as empty turns: a turn is an object. (ninja hands the
+        value over wrapped in its DjangoGetter.)"""
+        raw = value._obj if isinstance(value, DjangoGetter) else value
+        if not isinstance(raw, dict):
+            raise ValueError("each turn of history is an object {question, answer}")
+        return value
 
 
 class AskIn(Schema):
@@ -37,8 +52,8 @@ class AskIn(Schema):
     # None (the field left out): every booklet of the game; [] : the base booklet alone
     extensions: list[UUID] | None = None
     history: list[HistoryTurn] = Field(default_factory=list, max_length=MAX_HISTORY_TURNS)
-    cardMentions: list[str] = Field(default_factory=list, max_length=50)
-    stickyCardMentions: list[str] = Field(default_factory=list, max_length=80)
+    cardMentions: list[CardName] = Field(default_factory=list, max_length=50)
+    stickyCardMentions: list[CardName] = Field(default_factory=list, max_length=80)
 
     @field_validator("question")
     @classmethod
@@ -97,8 +112,8 @@ def over_limit(request) -> tuple[bool, float | None]:
 
 
 def too_many_requests(request, wait) -> JsonResponse:
-    """The 429 ninja answers for its own throttles (same body), with Retry-After."""
-    response = JsonResponse({"detail": str(Throttled(wait=wait))}, status=429)
+    """The 429 the API answers for ninja's throttles (same translated body), with Retry-After."""
+    response = JsonResponse({"detail": too_many_requests_message(wait)}, status=429)
     if wait is not None:
         response["Retry-After"] = str(math.ceil(wait))
     return response

@@ -11,6 +11,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from ninja.errors import HttpError
 from ninja.security import HttpBearer, SessionAuth
 
 from . import lookups
@@ -46,11 +48,17 @@ def record_use(token_pk, when) -> None:
     ApiToken.objects.filter(pk=token_pk).update(last_used_at=when)
 
 
+def unknown_token() -> HttpError:
+    """A bearer token that is wrong or revoked: 401 at once, whatever the method (the ask
+    stream once answered 403 « CSRF check Failed » from the session check that came next)."""
+    return HttpError(401, _("Jeton d'API inconnu ou révoqué."))
+
+
 class ApiTokenAuth(HttpBearer):
     def authenticate(self, request, token: str):
         api_token = find_token(ApiToken.hash_key(token))
         if api_token is None:
-            return None
+            raise unknown_token()
         if use_is_due(api_token):
             record_use(api_token.pk, timezone.now())
         request.user = api_token.user
@@ -74,11 +82,21 @@ class AsyncApiTokenAuth(ApiTokenAuth):
         if api_token is None:
             api_token = await lookups.coalesced(("token", key_hash), find_token, key_hash)
             if api_token is None:
-                return None
+                raise unknown_token()
         if use_is_due(api_token):
             executors.ask_save().submit(record_use, api_token.pk, timezone.now())
         request.user = api_token.user
         return api_token.user
+
+
+class SignedInSession(SessionAuth):
+    """Django's session, CSRF-checked when it signs someone in. A visitor without a session
+    carries no ambient credentials to forge: no CSRF check, so they get 401, not 403."""
+
+    def _get_key(self, request):
+        if not request.user.is_authenticated:
+            return None
+        return super()._get_key(request)
 
 
 class AnonymousWhenAllowed:
@@ -90,8 +108,8 @@ class AnonymousWhenAllowed:
         return None
 
 
-ASK_AUTH = [ApiTokenAuth(), SessionAuth(), AnonymousWhenAllowed()]
-ASK_STREAM_AUTH = [AsyncApiTokenAuth(), SessionAuth(), AnonymousWhenAllowed()]
+ASK_AUTH = [ApiTokenAuth(), SignedInSession(), AnonymousWhenAllowed()]
+ASK_STREAM_AUTH = [AsyncApiTokenAuth(), SignedInSession(), AnonymousWhenAllowed()]
 
 
 def asking_user(request):

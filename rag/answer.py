@@ -12,7 +12,7 @@ from pathlib import Path, PurePosixPath
 
 from rag import prompts
 from rag.limits import MAX_HISTORY_TURNS
-from rag.page_images import resolve_page_image
+from rag.page_render import ensure_page_image
 from rag.retrieve import RetrievedChunk
 
 BGG_LABELS = {
@@ -49,7 +49,7 @@ def best_page_image(chunks: list[RetrievedChunk], remote_root: str = "") -> Page
         if key not in best or chunk.score > best[key].score:
             best[key] = chunk
     for chunk in sorted(best.values(), key=lambda c: c.score, reverse=True):
-        path = resolve_page_image(chunk.booklet.images_dir, chunk.page_start)
+        path = ensure_page_image(chunk.booklet.images_dir, chunk.page_start)  # rendered on first need
         if path is None:
             continue
         prompt_path = str(PurePosixPath(remote_root) / chunk.booklet.slug / path.name) if remote_root else str(path)

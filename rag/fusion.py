@@ -5,6 +5,9 @@ Each list contributes weight/(rank+2) to every point it ranks (rank from 0); lis
 raw question weigh 2, lists from the HyDE passage 1. A point at the top of a list gets a
 bonus (+0.05 at rank 0, +0.02 at ranks 1–2) so an exact match is not averaged away.
 Points are de-duplicated by id.
+
+`RAG_FUSION_V2_ENABLED=false` gives plain RRF instead (every list weighs the same,
+1/(60 + rank + 1), no bonus): the reference's switch, to measure what v2 brings.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ QUESTION_WEIGHT = 2.0
 HYDE_WEIGHT = 1.0
 CONTEXT_WEIGHT = 2.0  # a follow-up with its previous question (rag.followup): the follow-up's own words count twice
 TOP_RANK_BONUS = {0: 0.05, 1: 0.02, 2: 0.02}
-RRF_K = 60
+RRF_K = 60  # Cormack et al.'s constant, the usual plain RRF
+
+_v2_enabled = True  # RAG_FUSION_V2_ENABLED, set once per process by configure()
 
 
 @dataclass
@@ -44,8 +49,31 @@ def rrf_contribution(weight: float, rank: int) -> float:
     return weight / (rank + 2) + TOP_RANK_BONUS.get(rank, 0.0)
 
 
+def configure(*, v2_enabled: bool) -> None:
+    global _v2_enabled
+    _v2_enabled = bool(v2_enabled)
+
+
+def v2_enabled() -> bool:
+    return _v2_enabled
+
+
+def plain_rrf_contribution(weight: float, rank: int) -> float:
+    return 1.0 / (RRF_K + rank + 1)
+
+
+def fuse(lists: list[RankedList], v2: bool | None = None) -> list[Fused]:
+    """RRF v2, or plain RRF when the switch is off (`v2` None: the process's setting)."""
+    use_v2 = _v2_enabled if v2 is None else v2
+    return _rrf(lists, rrf_contribution if use_v2 else plain_rrf_contribution)
+
+
 def rrf_v2(lists: list[RankedList]) -> list[Fused]:
     """Fuse ranked lists; best first. Ties keep the order points were first seen."""
+    return _rrf(lists, rrf_contribution)
+
+
+def _rrf(lists: list[RankedList], contribution) -> list[Fused]:
     fused: dict[str, Fused] = {}
     for ranked in lists:
         seen_here: set[str] = set()
@@ -54,7 +82,7 @@ def rrf_v2(lists: list[RankedList]) -> list[Fused]:
                 continue
             seen_here.add(hit.id)
             entry = fused.setdefault(hit.id, Fused(hit=hit, score=0.0))
-            entry.score += rrf_contribution(ranked.weight, rank)
+            entry.score += contribution(ranked.weight, rank)
             entry.ranks[ranked.name] = rank
             entry.raw_scores[ranked.name] = hit.score
     return sorted(fused.values(), key=lambda f: f.score, reverse=True)

@@ -1,17 +1,16 @@
 """Retrieval for one question (docs/architecture.md, « question → answer »), plain Python.
 
-Step 0 embeds the question (and the HyDE passage when there is one). Step 1 runs a dense
-and a BM25 search per booklet collection, concurrently, merges each kind of search across
-collections by score and fuses the lists with RRF v2. A booklet in the other language than
-the question (French/English) is searched with the question's words translated
-(`rag.sparse.translated_query`). A rule number named in the question
-("702.2b", « règle 4.1 ») puts the chunk that states that rule first; a keyword the booklet
-defines (« 702.19. Trample ») adds its rule's chunks as one more list, and the game's own terms
-carry a French keyword to an English booklet (`rag.rule_routing`). Step 2 reranks the top
-50 when a cross-encoder is configured. Forum chunks are dropped for synergy, deckbuilding
-and meta questions.
+Step 0 embeds the question (and the HyDE passage, and a follow-up's context). Step 1 runs a
+dense and a BM25 search per booklet collection, concurrently, merges each kind of search across
+collections and fuses the lists with RRF v2. A booklet in the other language than the question
+is searched with the question's words translated (`rag.sparse.translated_query`). A rule number
+named in the question ("702.2b", « règle 4.1 ») puts the chunk that states it first; a keyword
+the booklet defines (« 702.19. Trample ») adds its rule's chunks as one more list, and the
+game's own terms carry a French keyword to an English booklet (`rag.rule_routing`). Step 2
+reranks the top 50 when a cross-encoder is configured; an expansion's change then comes right
+after the base rule it changes (`rag.overrides`). Forum chunks are dropped for synergy,
+deckbuilding and meta questions.
 """
-
 from __future__ import annotations
 
 import math
@@ -23,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rag import language, rule_routing
-from rag.fusion import CONTEXT_WEIGHT, HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, merge_by_score, rrf_v2
+from rag.fusion import CONTEXT_WEIGHT, HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, fuse, merge_by_score
 from rag.lexicon import lexicon
 from rag.overrides import overrides_first
 from rag.rerank import RERANK_TOP_N, blend
@@ -171,44 +170,49 @@ def retrieve(
     reranker=None,
     top_k: int = 8,
     modes: tuple[str, ...] = ("dense", "bm25"),
+    fusion_v2: bool | None = None,
     executor: Executor | None = None,
 ) -> Retrieval:
     """The best `top_k` chunks of `booklets` for `question`, best first.
 
-    `context_text`: for a follow-up, the previous question with it (rag.followup), searched
-    as one more query at a lower weight.
-    `modes` restricts the searches (the benchmark compares bm25 only, dense only, hybrid).
-    The searches run concurrently in `executor`; without one, one after another.
-    """
+    `context_text`: a follow-up's previous question with it (rag.followup), searched at a lower
+    weight. `modes` restricts the searches (the benchmark compares bm25 only, dense only, hybrid).
+    `fusion_v2`: RRF v2 or plain RRF; None: RAG_FUSION_V2_ENABLED (rag.fusion.configure). The
+    searches run concurrently in `executor`; without one, one after another."""
     timer = _Timer()
     start = time.perf_counter()
-    queries = {"question": rule_routing.search_text(question, booklets)}
-    queries.update({"hyde": hyde_passage} if hyde_passage else {})
-    if context_text:  # the game's terms carried to the other language, as for the question
-        queries["context"] = rule_routing.search_text(context_text, booklets)
+    queries = _queries(question, booklets, hyde_passage, context_text)
     dense_vectors = {name: embedder.embed_query(text) for name, text in queries.items()} if "dense" in modes else {}
     start = timer.mark("embed", start)
     submit = executor.submit if executor is not None else _run_now
     lists, dense_scores, rule_hits = _search_all(store, booklets, queries, dense_vectors, modes, question, submit)
     start = timer.mark("search", start)
     numbers = rule_numbers_in(question)
-    fused = _fuse(lists, rule_hits, numbers, intent)
+    fused = _fuse(lists, rule_hits, numbers, intent, fusion_v2)
     by_collection = {b.collection: b for b in booklets}
     chunks = [_to_chunk(f, by_collection, dense_scores, numbers) for f in fused]
     start = timer.mark("fusion", start)
     reranked = reranker is not None and bool(chunks)
-    if reranked:
-        chunks = _rerank(question, chunks, reranker)
-        timer.mark("rerank", start)
+    chunks = _rerank(question, chunks, reranker, timer, start) if reranked else chunks
     chunks = overrides_first(chunks)  # an expansion's change before the base rule it changes
     return Retrieval(
         chunks=chunks[:top_k], timings_ms=timer.timings, rule_numbers=numbers, candidates=len(fused), reranked=reranked
     )
 
 
-def _fuse(lists: list[RankedList], rule_hits: list[Hit], numbers: list[str], intent: str) -> list[Fused]:
-    """RRF v2 of the ranked lists, rules the question names first, no forum when unwanted."""
-    fused = _rule_numbers_first(rrf_v2(lists), rule_hits, numbers)
+def _queries(question: str, booklets: list[BookletRef], hyde_passage: str | None, context_text: str | None) -> dict:
+    """The texts searched: the question and a follow-up's context with the game's terms in the
+    booklets' other language (rag.rule_routing), the HyDE passage as it is."""
+    queries = {"question": rule_routing.search_text(question, booklets)}
+    queries.update({"hyde": hyde_passage} if hyde_passage else {})
+    if context_text:
+        queries["context"] = rule_routing.search_text(context_text, booklets)
+    return queries
+
+
+def _fuse(lists: list[RankedList], rule_hits: list[Hit], numbers: list[str], intent: str, v2: bool | None) -> list:
+    """RRF v2 (or plain RRF) of the lists, rules the question names first, no unwanted forum."""
+    fused = _rule_numbers_first(fuse(lists, v2), rule_hits, numbers)
     if intent in FORUM_FREE_INTENTS:
         fused = [f for f in fused if not f.hit.payload.get("is_forum_chunk")]
     return fused
@@ -377,7 +381,7 @@ def _to_chunk(fused: Fused, by_collection: dict, dense_scores: dict, numbers: li
     )
 
 
-def _rerank(question: str, chunks: list[RetrievedChunk], reranker) -> list[RetrievedChunk]:
+def _rerank(question: str, chunks: list[RetrievedChunk], reranker, timer: _Timer, start: float) -> list[RetrievedChunk]:
     head, tail = chunks[:RERANK_TOP_N], chunks[RERANK_TOP_N:]
     texts = [_rerank_text(c) for c in head]
     rerank_scores = reranker.scores(question, texts)
@@ -386,6 +390,7 @@ def _rerank(question: str, chunks: list[RetrievedChunk], reranker) -> list[Retri
         chunk.rerank_score = round(rerank_score, 6)
         chunk.score = round(score + (1.0 if chunk.rule_match else 0.0), 6)
     head.sort(key=lambda c: c.score, reverse=True)
+    timer.mark("rerank", start)
     return head + tail
 
 

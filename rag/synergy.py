@@ -258,10 +258,19 @@ def synergy_search(store: VectorStore, embedder, collection: str, question: str,
     return hits
 
 
-def meta_search(store: VectorStore, embedder, collection: str, question: str, format: str = "", limit: int = 5) -> list[Hit]:
-    """Tournament decklists close to the question, of the asked format when one is named:
-    dense + sparse, fused by RRF."""
-    conditions = [models.FieldCondition(key="meta_type", match=models.MatchValue(value="tournament_deck"))]
+def meta_search(
+    store: VectorStore,
+    embedder,
+    collection: str,
+    question: str,
+    format: str = "",
+    limit: int = 5,
+    *,
+    meta_types: Sequence[str] = ("tournament_deck",),
+) -> list[Hit]:
+    """Meta documents of `meta_types` (tournament decklists, card ratings…) close to the
+    question, of the asked format when one is named: dense + sparse, fused by RRF."""
+    conditions = [models.FieldCondition(key="meta_type", match=models.MatchAny(any=list(meta_types)))]
     if format:
         conditions.append(models.FieldCondition(key="meta_format", match=models.MatchValue(value=format)))
     query_filter = models.Filter(must=conditions)

@@ -24,6 +24,8 @@ def embedder_config() -> EmbedderConfig:
         openai_api_key=settings.EMBEDDINGS_OPENAI_API_KEY,
         threads=settings.EMBEDDINGS_THREADS,
         timeout=settings.EMBEDDINGS_TIMEOUT_S,
+        asking_file=str(settings.ASKING_SIGNAL_FILE),
+        asking_ttl_s=settings.ASKING_SIGNAL_TTL_S,
     )
 
 

@@ -9,8 +9,11 @@ disables one limit).
 
 from __future__ import annotations
 
+import math
+
 from django.conf import settings
 from django.core.cache import caches
+from django.utils.translation import gettext as _
 from ninja.throttling import SimpleRateThrottle
 
 
@@ -80,3 +83,11 @@ def ask_throttles() -> list[SettingsRateThrottle]:
 
 def upload_throttles() -> list[SettingsRateThrottle]:
     return [PerUser("upload", "RATE_LIMIT_UPLOAD_USER"), PerIP("upload", "RATE_LIMIT_UPLOAD_IP")]
+
+
+def too_many_requests_message(wait: float | None) -> str:
+    """The 429's detail in the client's language (LocaleMiddleware): the API's handler for
+    ninja's throttles and the ask stream, which checks its limits itself, say the same."""
+    if wait is not None:
+        return _("Trop de requêtes : réessayez dans %(seconds)d s.") % {"seconds": math.ceil(wait)}
+    return _("Trop de requêtes : réessayez plus tard.")

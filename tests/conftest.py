@@ -29,6 +29,18 @@ def fresh_rate_limits():
 
 
 @pytest.fixture(autouse=True)
+def site_language():
+    """Each test starts in the site's language: a test client request with `Accept-Language: en`
+    leaves English active on the test's thread (a server's request runs in its own context),
+    and the next test's inline ingestion then wrote its errors in English."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def isolated_storage(settings, tmp_path):
     """Media, caches and the local Qdrant folder of each test live in its own tmp folder."""
     from games.indexing import forget_synced_versions

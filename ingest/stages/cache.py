@@ -11,13 +11,18 @@ from pathlib import Path
 from typing import Iterable
 
 
-def booklet_cache_files(cache_dir: Path, slug: str, versions: Iterable[str]) -> list[Path]:
+def booklet_cache_files(
+    cache_dir: Path, slug: str, versions: Iterable[str], vector_versions: Iterable[str] = ()
+) -> list[Path]:
     """The files the stages cache for one booklet under their cache `versions` (each stage's
-    CACHE_VERSION), with the `.tmp` of a save cut short: what a cancelled ingestion leaves."""
+    CACHE_VERSION), with the `.tmp` of a save cut short, and the vector caches of
+    `vector_versions` (one `.bin` per embedder): what a cancelled ingestion leaves."""
     files = []
     for version in versions:
         path = Path(cache_dir) / f"{version}-{slug}.json"
         files += [path, path.with_suffix(".tmp")]
+    for version in vector_versions:
+        files += sorted(Path(cache_dir).glob(f"{version}-{slug}-*.bin"))
     return files
 
 

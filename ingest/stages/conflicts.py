@@ -122,6 +122,7 @@ def classify(
     cache_dir: Path,
     concurrency: int,
     on_progress: Callable[[int, int], None] = lambda done, total: None,
+    model: str = "sonnet",
 ) -> list[dict | None]:
     """LLM classification of each chunk's candidates, in order, until one is related (None
     offline or on failure). The first candidate is often a page that touches everything (a
@@ -140,7 +141,7 @@ def classify(
 
     def call(pair) -> dict | None:
         prompt = f"Règle du jeu de base :\n{base_texts[base_id(pair)]}\n\nRègle de l'extension :\n{texts[pair[0]]}"
-        return parse_classification(llm.complete(CONFLICT_SYSTEM, prompt, model="sonnet", timeout=120))
+        return parse_classification(llm.complete(CONFLICT_SYSTEM, prompt, model=model, timeout=120))  # model: CONFLICT_MODEL
 
     def ask(pairs):
         return map_cached(pairs, key=key, call=call, cache=cache, concurrency=concurrency, on_progress=on_progress)

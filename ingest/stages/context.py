@@ -2,6 +2,12 @@
 
 With an LLM: one call per chunk, INGEST_LLM_CONCURRENCY in parallel, cached in
 `contexts-v2-<slug>.json`. Without: "<game> / <booklet> / <hierarchy path>".
+
+The reference gives the LLM the whole document with each passage (Anthropic's contextual
+retrieval). So does this stage when the booklet fits the model's context
+(`whole_document_max_chars`, CONTEXT_WHOLE_DOCUMENT_MAX_CHARS); a longer one gets the outline,
+the passage's position and the text just before it. The cache key is the passage (path and
+text) whichever prompt produced the answer: changing the setting never repeats finished work.
 """
 
 from __future__ import annotations
@@ -28,6 +34,14 @@ def offline_context(game: str, booklet: str, path: str) -> str:
     return " / ".join(parts)
 
 
+def whole_document(drafts: list[ChunkDraft]) -> str:
+    return "\n\n".join(d.text for d in drafts)
+
+
+def whole_document_prompt(drafts: list[ChunkDraft], index: int, document: str) -> str:
+    return f"<document>\n{document}\n</document>\n\nPassage à situer dans ce document :\n{drafts[index].text}"
+
+
 def context_prompt(drafts: list[ChunkDraft], index: int, outline: str) -> str:
     draft = drafts[index]
     before = drafts[index - 1].text[-NEIGHBOUR_CHARS:] if index else ""
@@ -49,6 +63,7 @@ def contextualise(
     cache_dir: Path,
     concurrency: int,
     on_progress: Callable[[int, int], None] = lambda done, total: None,
+    whole_document_max_chars: int = 0,
 ) -> int:
     """Fill `draft.context` for every chunk; returns how many contexts came from the LLM."""
     for draft in drafts:
@@ -57,6 +72,8 @@ def contextualise(
         on_progress(len(drafts), len(drafts))
         return 0
     outline = "\n".join(sorted({d.hierarchy_path for d in drafts if d.hierarchy_path}))[:6000]
+    document = whole_document(drafts)
+    whole = 0 < len(document) <= whole_document_max_chars
     cache = JsonCache(Path(cache_dir) / f"{CACHE_VERSION}-{slug}.json")
     indexed = list(range(len(drafts)))
 
@@ -64,7 +81,8 @@ def contextualise(
         return text_key(drafts[i].hierarchy_path, drafts[i].text)
 
     def call(i: int) -> str | None:
-        answer = llm.complete(CONTEXT_SYSTEM, context_prompt(drafts, i, outline), model="haiku", timeout=120)
+        prompt = whole_document_prompt(drafts, i, document) if whole else context_prompt(drafts, i, outline)
+        answer = llm.complete(CONTEXT_SYSTEM, prompt, model="haiku", timeout=120)
         return answer.strip() or None
 
     answers = map_cached(indexed, key=key, call=call, cache=cache, concurrency=concurrency, on_progress=on_progress)

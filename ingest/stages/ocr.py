@@ -1,7 +1,7 @@
 """Step 3: OCR of the pages that have no usable text layer.
 
 `decide_ocr` keeps the reference's four outcomes from the average characters per page;
-only the pages short of text are rendered (pdftoppm, one page at a time, never all
+only the pages short of text are rendered (pdf2image, one page at a time, never all
 images in memory) and read by tesseract in a pool of OCR_CONCURRENCY threads (each call
 is its own tesseract process). Results go to a JSON cache saved every 3 pages, so a
 killed worker resumes where it stopped.
@@ -10,10 +10,8 @@ killed worker resumes where it stopped.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import logging
-import subprocess
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -21,7 +19,8 @@ from pathlib import Path
 from typing import Callable
 
 import pytesseract
-from PIL import Image
+
+from rag import page_render
 
 from rag.page_images import page_image_path
 
@@ -31,7 +30,6 @@ log = logging.getLogger(__name__)
 
 CACHE_VERSION = "ocr-v1"
 SAVE_EVERY = 3
-PNG_COMPRESS_LEVEL = 1
 
 
 @dataclass(frozen=True)
@@ -91,21 +89,8 @@ def decide_ocr(pages: list[Page], config: OcrSettings) -> OcrDecision:
 
 
 def render_page(pdf_path: Path, page: int, images_dir: Path, dpi: int) -> Path:
-    """One page to `page-XX.png`. pdftoppm writes raw pixels and Pillow encodes the PNG
-    at a light compression: pdftoppm's own PNG encoder costs ~15x its rendering time."""
-    target = page_image_path(images_dir, page)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    rendered = subprocess.run(
-        ["pdftoppm", "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile", str(pdf_path)],
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
-    partial = target.with_name(f".{target.stem}-rendering.png")
-    with Image.open(io.BytesIO(rendered.stdout)) as image:
-        image.save(partial, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    partial.replace(target)  # a half-written image is never taken for a rendered page
-    return target
+    """One page to `page-XX.png`, through pdf2image (rag.page_render: locked, atomic)."""
+    return page_render.render_page(pdf_path, page, page_image_path(images_dir, page), dpi)
 
 
 def is_rendered(image: Path, pdf_path: Path) -> bool:
@@ -200,14 +185,15 @@ def run_ocr(
     result.from_cache = len(page_numbers) - len(todo)
     done = result.from_cache
     on_page(done, len(page_numbers))
+    pool = ThreadPoolExecutor(max_workers=max(1, config.concurrency))
     try:
-        with ThreadPoolExecutor(max_workers=max(1, config.concurrency)) as pool:
-            futures = {pool.submit(_ocr_page, pdf_path, n, images_dir, config): n for n in todo}
-            for future in as_completed(futures):
-                cache.put(futures[future], future.result())
-                done += 1
-                on_page(done, len(page_numbers))
+        futures = {pool.submit(_ocr_page, pdf_path, n, images_dir, config): n for n in todo}
+        for future in as_completed(futures):
+            cache.put(futures[future], future.result())
+            done += 1
+            on_page(done, len(page_numbers))  # may raise: the job was cancelled
     finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # a stop waits for the pages in hand only
         cache.save()  # keep what was read, whatever stopped us
     for number in page_numbers:
         page = cache.pages[number]

@@ -69,5 +69,5 @@ class AskContext:
 
     @property
     def wants_deck(self) -> bool:
-        """Only card games have a catalog to build from; elsewhere the rulebooks answer."""
-        return self.intent == Question.Intent.DECKBUILDING and bool(self.game.card_game)
+        """A deck request: built from the catalog of a card game, « Phase 1 » elsewhere."""
+        return self.intent == Question.Intent.DECKBUILDING

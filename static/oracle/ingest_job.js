@@ -1,7 +1,7 @@
 // One ingest job's live progress: replays the stored events (EventSource sends Last-Event-ID
 // on reconnection, and a page reload replays from the start), so the view survives reloads.
 
-import { hourMinute, readJsonScript } from "./common.js";
+import { csrfToken, errorMessage, hourMinute, readJsonScript } from "./common.js";
 import { attachCancelButtons } from "./ingest_cancel.js";
 
 const root = document.getElementById("ingest-job");
@@ -99,6 +99,8 @@ function addWarning(data) {
 
 function finish(kind, data, source) {
   source.close();
+  document.getElementById("stop-slot").hidden = true;
+  if (kind === "error" && data.cancelled) kind = "cancelled"; // a job stopped on request
   acts.querySelectorAll('.act:not([data-state="done"])').forEach((row) => {
     if (kind === "done") { row.dataset.state = "done"; row.querySelector(".act-state").textContent = "✓"; }
   });
@@ -143,6 +145,24 @@ function listen() {
     if (job && ["done", "error", "cancelled"].includes(job.status)) finish(job.status, job, source);
   });
 }
+
+// « Annuler l'ingestion » on a queued or running job: its worker stops between two pages.
+document.addEventListener("click", async (event) => {
+  const button = event.target.closest(".cancel-job");
+  if (!button) return;
+  button.disabled = true;
+  const response = await fetch(button.dataset.cancelUrl, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "X-CSRFToken": csrfToken() },
+  });
+  if (response.ok) {
+    button.textContent = strings.stopping;
+  } else {
+    button.disabled = false;
+    alert(await errorMessage(response));
+  }
+});
 
 attachCancelButtons(document, (button) => {
   setStatus("cancelled", strings.cancelled);

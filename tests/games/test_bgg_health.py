@@ -9,6 +9,12 @@ from tests.games.bgg_replay import fake_bgg, private_cache  # noqa: F401  (fixtu
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("private_cache")]
 
 
+@pytest.fixture(autouse=True)
+def staff_reads_health(client, alice):
+    """/api/health shows its details to staff only (docs/reliability.md)."""
+    client.force_login(alice)
+
+
 def bgg_health(client):
     response = client.get("/api/health")
     return response, response.json()["components"]["bgg"]

@@ -163,3 +163,39 @@ def test_llm_refines_heading_levels_from_the_outline():
     assign_paths(pages, [chunk])
     assert (chunk.hierarchy_path, chunk.hierarchy_level) == ("Règles > Combat", 2)
     assert "Combat" in llm.prompts[0]
+
+
+# Contextual retrieval with the whole document (the reference), when the booklet fits.
+
+def long_drafts() -> list[ChunkDraft]:
+    return [ChunkDraft(pieces=[Piece(f"Règle {i} : le joueur actif fait l'action numéro {i}. " * 4, 1)],
+                       hierarchy_path=f"Chapitre {i}") for i in range(8)]
+
+
+def test_a_booklet_that_fits_is_given_whole_with_each_passage(tmp_path):
+    llm = ScriptedLLM(lambda prompt, n: "Ce passage décrit une action.")
+    chunks = long_drafts()
+
+    contextualise(chunks, game="Heat", booklet="Règles", slug="heat", llm=llm, cache_dir=tmp_path, concurrency=2,
+                  whole_document_max_chars=100_000)
+
+    assert len(llm.prompts) == 8
+    for prompt in llm.prompts:
+        assert prompt.startswith("<document>") and all(c.text in prompt for c in chunks)  # every passage, each time
+
+
+def test_a_longer_booklet_gets_the_outline_and_the_neighbours_and_no_work_is_repeated(tmp_path):
+    chunks = long_drafts()
+    outline_llm = ScriptedLLM(lambda prompt, n: "Situé par le plan.")
+    contextualise(chunks, game="Heat", booklet="Règles", slug="heat", llm=outline_llm, cache_dir=tmp_path,
+                  concurrency=2, whole_document_max_chars=500)
+    prompt = next(p for p in outline_llm.prompts if "Règle 5 :" in p.split("Passage à situer")[-1])
+    assert "Plan du livret" in prompt and "Chapitre 7" in prompt  # the outline names every section…
+    assert "Règle 4 :" in prompt and "Règle 7 :" not in prompt  # …the text only of the passage before
+
+    # Raising the limit afterwards (a bigger model): the finished contexts are kept, nothing is asked again.
+    whole_llm = ScriptedLLM(lambda prompt, n: "autre chose")
+    again = long_drafts()
+    contextualise(again, game="Heat", booklet="Règles", slug="heat", llm=whole_llm, cache_dir=tmp_path,
+                  concurrency=2, whole_document_max_chars=100_000)
+    assert whole_llm.prompts == [] and again[5].context.endswith("Situé par le plan.")

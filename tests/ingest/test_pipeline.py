@@ -38,14 +38,24 @@ def test_base_booklet_becomes_cited_searchable_chunks(tmp_path, settings):
     assert (end.page_start, end.page_end) == (2, 2)
 
 
-def test_pdf_is_stored_as_slug_and_timestamp_and_pages_are_rendered(tmp_path, settings):
+def test_pdf_is_stored_as_slug_and_timestamp_and_pages_are_rendered_only_when_an_answer_needs_one(tmp_path, settings):
+    from rag.answer import best_page_image
+    from rag.retrieve import BookletRef, RetrievedChunk
+
     job = ingest_inline(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
 
     stored = settings.MEDIA_ROOT / job.pdf_path
     assert stored.parent == settings.PDF_DIR and stored.name.startswith("heat-") and stored.suffix == ".pdf"
     assert job.game.pdf.name == job.pdf_path and job.game.pdf_pages == 2
-    images = sorted(p.name for p in (settings.PAGE_IMAGES_DIR / "heat").glob("*.png"))
-    assert images == ["page-01.png", "page-02.png"]
+    folder = settings.PAGE_IMAGES_DIR / "heat"
+    assert not list(folder.glob("*.png"))  # searchable without a single page image
+    ref = BookletRef("rules_heat", "heat", "Heat", "base", folder)
+    hit = RetrievedChunk(id="x", booklet=ref, payload={"page_start": 2, "page_end": 2, "text": "…"}, score=1.0, fusion_score=1.0)
+
+    image = best_page_image([hit])
+
+    assert image is not None and image.page == 2 and image.path == folder / "page-02.png"
+    assert sorted(p.name for p in folder.glob("*.png")) == ["page-02.png"]
 
 
 def test_reingesting_a_booklet_replaces_its_chunks(tmp_path):

@@ -1,11 +1,13 @@
 """`DELETE /api/games/{id}/scheduled`: cancel an ingestion before it starts."""
 
 from datetime import timedelta
+from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.core.files.base import ContentFile
+from django.core.management import call_command
 from django.utils import timezone
 from django_q.models import Schedule
 
@@ -118,6 +120,7 @@ def test_cancelling_a_scheduled_reupload_keeps_the_booklet_already_ingested(clie
     owner = type(booklet.owner).objects.get(pk=booklet.owner.pk)
     rules = set(Chunk.objects.filter(ingest_job=first).values_list("pk", flat=True))
     old_pdf, pages = owner.pdf.name, owner.pdf_pages
+    call_command("prerender_pages", booklet.slug, stdout=StringIO())
     images = sorted(p.name for p in booklet.images_dir.iterdir())
     assert rules and images
 

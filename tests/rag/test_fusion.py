@@ -3,7 +3,8 @@ ranks 1–2, question lists weigh 2 and HyDE lists 1, one entry per point id."""
 
 import pytest
 
-from rag.fusion import RankedList, merge_by_score, rrf_v2
+from rag import fusion
+from rag.fusion import RankedList, fuse, merge_by_score, rrf_v2
 from rag.store import Hit
 
 
@@ -45,3 +46,32 @@ def test_lists_of_several_collections_merge_by_score():
     base = [Hit("b1", 0.9, {}), Hit("b2", 0.5, {})]
     extension = [Hit("e1", 0.7, {})]
     assert [h.id for h in merge_by_score([base, extension], limit=2)] == ["b1", "e1"]
+
+
+# RAG_FUSION_V2_ENABLED=false: plain RRF, every list alike, no bonus.
+
+def test_plain_rrf_counts_lists_not_their_weights():
+    lists = [
+        RankedList("dense:question", 2, hits("a")),  # the raw question's top hit, in one list
+        RankedList("dense:hyde", 1, hits("x", "b")),  # the HyDE passage's second hit, in two lists
+        RankedList("bm25:hyde", 1, hits("y", "b")),
+    ]
+    v2 = fuse(lists, v2=True)
+    plain = fuse(lists, v2=False)
+
+    assert [f.id for f in v2][0] == "a"  # v2: the question weighs twice and its top rank gets the bonus
+    assert [f.id for f in plain][0] == "b"  # plain: two lists beat one
+    assert {f.id: f.score for f in plain}["b"] == pytest.approx(2 / 62)
+    assert {f.id: f.score for f in plain}["a"] == pytest.approx(1 / 61)
+
+
+def test_the_process_setting_chooses_the_fusion_when_the_call_does_not():
+    lists = [RankedList("dense:question", 2, hits("a")), RankedList("dense:hyde", 1, hits("x", "b")),
+             RankedList("bm25:hyde", 1, hits("y", "b"))]
+    try:
+        fusion.configure(v2_enabled=False)
+        assert fuse(lists)[0].id == "b"
+        fusion.configure(v2_enabled=True)
+        assert fuse(lists)[0].id == "a"
+    finally:
+        fusion.configure(v2_enabled=True)

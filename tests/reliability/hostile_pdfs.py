@@ -83,3 +83,32 @@ def truncated_pdf(path: Path, source: Path) -> Path:
 def corrupt_pdf(path: Path) -> Path:
     Path(path).write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\n\x00\xff garbage " * 50)
     return Path(path)
+
+
+def deflate_zeros(size: int) -> bytes:
+    """`size` (a multiple of 1 MB) zero bytes as one zlib stream, built in milliseconds: once
+    the window is all zeros, every further 1 MB of zeros deflates (sync-flushed) to the same
+    bytes, so they are repeated; the trailer's Adler-32 of N zeros is (N mod 65521) << 16 | 1."""
+    block = bytes(1 << 20)
+    compressor = zlib.compressobj(9)
+    first = compressor.compress(block) + compressor.flush(zlib.Z_SYNC_FLUSH)
+    repeated = compressor.compress(block) + compressor.flush(zlib.Z_SYNC_FLUSH)
+    end = compressor.flush(zlib.Z_FINISH)[:-4]  # the final empty block, without the trailer
+    body = first + repeated * ((size >> 20) - 1) + end
+    return body + (((size % 65521) << 16) | 1).to_bytes(4, "big")
+
+
+def double_flate_bomb_pdf(path: Path, inflated: int = 2 << 30) -> Path:
+    """A page whose content is `/FlateDecode` twice over `inflated` bytes of zeros: a few kB
+    on disk (the second deflate squeezes the first's repetitive output)."""
+    once = deflate_zeros(inflated)
+    return one_page_pdf(path, content=zlib.compress(once, 9), content_filter=b"/Filter [/FlateDecode /FlateDecode]")
+
+
+def decode_parms_bomb_pdf(path: Path, inflated: int = 2 << 30) -> Path:
+    """A page whose content is Flate with PNG predictor parameters over `inflated` zeros."""
+    return one_page_pdf(
+        path,
+        content=deflate_zeros(inflated),
+        content_filter=b"/Filter /FlateDecode /DecodeParms << /Predictor 12 /Colors 1 /BitsPerComponent 8 /Columns 1023 >>",
+    )

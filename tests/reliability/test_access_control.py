@@ -38,6 +38,7 @@ def staff_requests(game, job):
         ("get", f"/api/ingest/{job.pk}/events", None),
         ("get", f"/api/games/{game.pk}/jobs", None),
         ("delete", f"/api/games/{game.pk}/scheduled", None),
+        ("post", f"/api/ingest/{job.pk}/cancel", None),
     ]
 
 
@@ -62,6 +63,7 @@ def test_staff_reaches_the_staff_only_api(client, alice, game, job):
     assert client.get(f"/api/ingest/{job.pk}").status_code == 200
     assert client.get(f"/api/games/{game.pk}/jobs").status_code == 200
     assert client.delete(f"/api/games/{game.pk}/scheduled").status_code == 409  # nothing scheduled: refused on its merits
+    assert client.post(f"/api/ingest/{job.pk}/cancel").status_code == 409  # done: nothing to cancel
 
 
 def test_staff_pages_send_visitors_and_players_to_the_login(client, bob, alice):
@@ -104,6 +106,7 @@ def test_session_posts_without_csrf_token_are_refused(bob, alice, game):
     admin.force_login(alice)
     assert admin.post("/api/games/ingest", {"new_game_name": "Ark Nova"}).status_code == 403
     assert admin.delete(f"/api/games/{game.pk}/scheduled").status_code == 403
+    assert admin.post(f"/api/ingest/{IngestJob.objects.create(game=game, pdf_path=game.pdf.name).pk}/cancel").status_code == 403
 
 
 def test_session_post_with_the_pages_csrf_token_goes_through(bob, game):

@@ -19,6 +19,12 @@ from tests.support.daphne import free_port
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def staff_reads_health(client, alice):
+    """/api/health shows its details to staff only (docs/reliability.md)."""
+    client.force_login(alice)
+
+
 @pytest.fixture
 def heat(tmp_path):
     job = services.create_ingest(pdf_path_or_file=rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")

@@ -59,8 +59,11 @@ def test_guard_gives_up_on_a_pdf_that_takes_too_long_to_inspect(tmp_path):
 
 
 def test_guard_child_is_killed_by_its_memory_cap_not_the_worker(tmp_path):
-    """Even with size limits off, the inflation happens in a child capped at 200 MB."""
-    bomb = pdfs.zip_bomb_pdf(tmp_path / "bomb.pdf", inflated_mb=400)
+    """Even with size limits off, decoding happens in a child capped at 200 MB. (Flate alone is
+    inflated in steps and only counted: a RunLength stage after it needs its whole input.)"""
+    bomb = pdfs.one_page_pdf(
+        tmp_path / "bomb.pdf", content=pdfs.deflate_zeros(400 << 20), content_filter=b"/Filter [/FlateDecode /RunLengthDecode]"
+    )
 
     with pytest.raises(HostilePdf, match="trop de mémoire"):
         check_pdf(bomb, PdfLimits(max_stream_bytes=2**40, max_total_bytes=2**40, memory_mb=200))

@@ -135,7 +135,7 @@ def test_two_web_and_two_worker_processes_on_postgres_and_redis(scaled_env, tmp_
     try:
         web_a, web_b = web("a"), web("b")
         processes += [start_qcluster(scaled_env, tmp_path / f"qcluster-{n}.log") for n in (1, 2)]
-        wait_for(lambda: "2 cluster" in httpx.get(f"{web_a}/api/health").json()["components"]["job_queue"]["detail"],
+        wait_for(lambda: "2 cluster" in httpx.get(f"{web_a}/api/health", headers=staff).json()["components"]["job_queue"]["detail"],
                  timeout=60, what="both clusters to report to Redis")
 
         base = upload(web_a, staff, DEMO / "les-aeronautes-regles.pdf", new_game_name="Les Aéronautes")

@@ -3,6 +3,12 @@ import pytest
 from oracle_site import health
 
 
+@pytest.fixture(autouse=True)
+def staff_reads_health(client, alice):
+    """/api/health shows its details to staff only (docs/reliability.md)."""
+    client.force_login(alice)
+
+
 @pytest.mark.django_db
 def test_health_reports_each_component_with_status_and_latency(client):
     response = client.get("/api/health")

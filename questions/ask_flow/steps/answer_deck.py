@@ -1,16 +1,23 @@
-"""Answer with a decklist: a card game asked for a deck gets one built from its catalog
-(games.deck_requests), with its validation verdict and exports for the `done` event."""
+"""Answer a deck request: a card game gets a decklist built from its catalog
+(games.deck_requests), with its validation verdict and exports for the `done` event; a game
+without a card catalog gets the « Phase 1 » answer (games.deck_phase1): the deckbuilding
+prompt over a synergy retrieval of the checked booklets, never a plain rules answer."""
 
 from __future__ import annotations
 
+from games.deck_phase1 import ask_phase1
 from games.deck_requests import ask_deckbuilding
 
 from ..context import AskContext
 
 
 def answer_with_deck(ctx: AskContext) -> None:
-    deck = ask_deckbuilding(
+    request = dict(
         game=ctx.game, question=ctx.text, mentioned_cards=ctx.fresh_cards, sticky_cards=ctx.sticky_cards,
         history=ctx.question.history, emit=ctx.emit,
     )  # fmt: skip
+    if not ctx.game.card_game:
+        ctx.answer = ask_phase1(**request, booklets=ctx.booklets)
+        return
+    deck = ask_deckbuilding(**request)
     ctx.answer, ctx.done_extra = deck.text, deck.done_extra

@@ -72,8 +72,9 @@ def use_test_sshd(settings, server, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.django_db
-def test_health_shows_the_ssh_backend_answering(client, settings, sshd_servers, messages_api, tmp_path):
+def test_health_shows_the_ssh_backend_answering(client, alice, settings, sshd_servers, messages_api, tmp_path):
     use_test_sshd(settings, sshd_servers("api_key"), tmp_path)
+    client.force_login(alice)  # the details are for staff
 
     llm = client.get("/api/health").json()["components"]["llm"]
 

@@ -1,0 +1,90 @@
+"""One polite HTTP client per source: requests spaced by `min_interval_s`, answers cached on
+disk for `cache_ttl_s` (a re-run of the sync reads nothing twice in a day), a clear error
+when the site is down, refuses us, or answers something we cannot read."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import httpx
+
+USER_AGENT = "Oracle rules assistant (self-hosted; meta sync once a day)"
+
+
+class MetaSourceError(RuntimeError):
+    """The source could not be read (network, HTTP status)."""
+
+
+class SiteChanged(MetaSourceError):
+    """The source answered, but not in the shape this connector knows: its pages changed."""
+
+
+@dataclass
+class PoliteClient:
+    base_url: str
+    min_interval_s: float = 2.0
+    cache_dir: Path | None = None
+    cache_ttl_s: float = 20 * 3600.0
+    timeout_s: float = 30.0
+    sleep: Callable[[float], None] = time.sleep
+    _last: float = field(default=0.0, init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+
+    def __post_init__(self):
+        self._client = httpx.Client(
+            base_url=self.base_url.rstrip("/"), timeout=self.timeout_s, follow_redirects=True,
+            headers={"User-Agent": USER_AGENT},
+        )
+
+    def close(self) -> None:
+        self._client.close()
+
+    def get_text(self, path: str, params: dict | None = None) -> str:
+        url = str(self._client.build_request("GET", path, params=params).url)
+        cached = self._cached(url)
+        if cached is not None:
+            return cached
+        response = self._get(path, params, url)
+        text = response.text
+        self._store(url, text)
+        return text
+
+    def _get(self, path: str, params: dict | None, url: str) -> httpx.Response:
+        with self._lock:  # one request at a time per source, spaced
+            wait = self._last + self.min_interval_s - time.monotonic()
+            if wait > 0:
+                self.sleep(wait)
+            try:
+                response = self._client.get(path, params=params)
+            except httpx.HTTPError as exc:
+                raise MetaSourceError(f"{url}: {exc.__class__.__name__}: {exc}") from exc
+            finally:
+                self._last = time.monotonic()
+        if response.status_code >= 400:
+            raise MetaSourceError(f"{url}: HTTP {response.status_code}")
+        return response
+
+    def _cache_file(self, url: str) -> Path | None:
+        if self.cache_dir is None:
+            return None
+        return Path(self.cache_dir) / hashlib.sha256(url.encode("utf-8")).hexdigest()[:32]
+
+    def _cached(self, url: str) -> str | None:
+        path = self._cache_file(url)
+        if path is None or not path.exists() or time.time() - path.stat().st_mtime > self.cache_ttl_s:
+            return None
+        return path.read_text(encoding="utf-8")
+
+    def _store(self, url: str, text: str) -> None:
+        path = self._cache_file(url)
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)

@@ -1,0 +1,69 @@
+"""17Lands (www.17lands.com): card ratings of a limited set, the JSON its own card-ratings page
+loads (`/card_ratings/data?expansion=LTR&format=PremierDraft`): one object per card with
+`name`, `color`, `rarity`, `ever_drawn_win_rate` (GIH WR), `avg_seen` (ALSA),
+`avg_pick` (ATA), `drawn_improvement_win_rate` (IWD), game counts."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from .http import PoliteClient, SiteChanged
+
+REQUIRED = ("name", "ever_drawn_win_rate", "game_count")
+MIN_GAMES = 200  # a win rate over fewer games than this says little
+
+
+@dataclass(frozen=True)
+class CardRating:
+    name: str
+    color: str
+    rarity: str
+    gih_wr: float | None  # games-in-hand win rate (ever drawn)
+    alsa: float | None  # average last seen at
+    ata: float | None  # average taken at
+    iwd: float | None  # improvement when drawn
+    games: int
+
+
+def parse_card_ratings(text: str, expansion: str) -> list[CardRating]:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise SiteChanged(f"17Lands card ratings {expansion}: not JSON ({exc})") from exc
+    if not isinstance(data, list) or (data and not all(isinstance(d, dict) for d in data)):
+        raise SiteChanged(f"17Lands card ratings {expansion}: not a list of cards")
+    if data and any(key not in data[0] for key in REQUIRED):
+        raise SiteChanged(f"17Lands card ratings {expansion}: cards lack {', '.join(k for k in REQUIRED if k not in data[0])}")
+    return [
+        CardRating(
+            name=card["name"], color=card.get("color") or "", rarity=card.get("rarity") or "",
+            gih_wr=card.get("ever_drawn_win_rate"), alsa=card.get("avg_seen"), ata=card.get("avg_pick"),
+            iwd=card.get("drawn_improvement_win_rate"), games=int(card.get("game_count") or 0),
+        )
+        for card in data
+    ]
+
+
+class SeventeenLands:
+    def __init__(self, client: PoliteClient):
+        self.client = client
+
+    def card_ratings(self, expansion: str, format: str = "PremierDraft") -> list[CardRating]:
+        text = self.client.get_text("/card_ratings/data", {"expansion": expansion.upper(), "format": format})
+        return parse_card_ratings(text, expansion)
+
+    def page_url(self, expansion: str, format: str) -> str:
+        return f"{self.client.base_url.rstrip('/')}/card_ratings?expansion={expansion.upper()}&format={format}"
+
+
+def ratings_text(ratings: list[CardRating], expansion: str, format: str, limit: int = 40) -> str:
+    """A `[META]` passage: the set's best cards by GIH WR (enough games only), one line each."""
+    rated = sorted((r for r in ratings if r.gih_wr is not None and r.games >= MIN_GAMES),
+                   key=lambda r: r.gih_wr, reverse=True)[:limit]
+    lines = [f"[META] 17Lands — {expansion.upper()} {format} : meilleures cartes par GIH WR (win rate en main)"]
+    for rank, r in enumerate(rated, start=1):
+        extras = [f"ALSA {r.alsa:.2f}" if r.alsa is not None else "", f"IWD {100 * r.iwd:+.1f} pts" if r.iwd is not None else ""]
+        lines.append(f"{rank}. {r.name} ({r.color or 'incolore'}, {r.rarity}) — GIH WR {100 * r.gih_wr:.1f} %, "
+                     + ", ".join(e for e in extras if e) + f", {r.games} parties")
+    return "\n".join(lines)

@@ -1,0 +1,34 @@
+"""Where a booklet's page images come from: its stored PDF, rendered on first need
+(rag.page_render). The answer step only knows a booklet's images folder; this maps the
+folder back to the booklet whose slug names it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.conf import settings
+
+from .models import Booklet, Extension, Game
+
+
+def booklet_by_slug(slug: str) -> Booklet | None:
+    extension = Extension.objects.select_related("game").filter(slug=slug).first()
+    if extension is not None:
+        return extension.booklet
+    game = Game.objects.filter(slug=slug).first()
+    return game.base_booklet if game is not None else None
+
+
+def pdf_of(booklet: Booklet) -> Path | None:
+    if not booklet.pdf:
+        return None
+    path = Path(settings.MEDIA_ROOT) / booklet.pdf.name
+    return path if path.is_file() else None
+
+
+def pdf_for_images_dir(folder: Path) -> Path | None:
+    """The PDF whose pages `folder` (PAGE_IMAGES_DIR/<slug>) holds, or None."""
+    if Path(folder).parent != Path(settings.PAGE_IMAGES_DIR):
+        return None
+    booklet = booklet_by_slug(Path(folder).name)
+    return pdf_of(booklet) if booklet is not None else None

@@ -1,0 +1,93 @@
+"""Stopping a job: on request (admin action, the job page's button, `POST /api/ingest/{id}/cancel`)
+and when it overruns its time budget (INGEST_SECONDS_PER_PAGE × pages, at least
+INGEST_MIN_BUDGET_S).
+
+A queued job is cancelled at once. A running one gets a flag in the shared cache (web and
+worker share it); its worker checks the flag between stages and between pages or batches
+(`Checkpoint`, called by the reporter on every progress) and stops within seconds. The
+stages flush their caches (OCR, LLM answers) on the way out, so « Relancer » resumes from
+what was done.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .models import IngestJob
+
+CHECK_INTERVAL_S = 0.5  # a cache read per half second of work at most
+FLAG_TTL_S = 24 * 3600
+
+
+class JobStopped(Exception):
+    """Raised between two pages or batches when the job must stop."""
+
+
+class JobCancelled(JobStopped):
+    pass
+
+
+class JobOverBudget(JobStopped):
+    pass
+
+
+def flag_key(job_id) -> str:
+    return f"oracle-ingest-cancel:{job_id}"
+
+
+def request_cancel(job: IngestJob) -> str:
+    """"cancelled" (queued: done now), "requested" (running: its worker stops soon) or ""
+    (nothing to cancel: finished, or scheduled — see ingest.scheduling)."""
+    if job.transition(IngestJob.Status.CANCELLED, allowed_from=(IngestJob.Status.QUEUED,), finished_at=timezone.now()):
+        job.emit("error", {"message": str(cancelled_message()), "cancelled": True})
+        return "cancelled"
+    if job.status == IngestJob.Status.RUNNING or IngestJob.objects.filter(pk=job.pk, status=IngestJob.Status.RUNNING).exists():
+        cache.set(flag_key(job.pk), True, timeout=FLAG_TTL_S)
+        return "requested"
+    return ""
+
+
+def cancelled_message() -> str:
+    return _("Ingestion annulée à la demande d'un administrateur. « Relancer » la reprend là où elle s'était arrêtée.")
+
+
+def acknowledge(job: IngestJob, reporter) -> None:
+    """In the worker: the job stops as cancelled (its status and final event together)."""
+    with transaction.atomic():
+        if job.transition(IngestJob.Status.CANCELLED, allowed_from=(IngestJob.Status.RUNNING,), finished_at=timezone.now()):
+            reporter.emit("error", {"message": cancelled_message(), "cancelled": True})
+    cache.delete(flag_key(job.pk))
+
+
+def budget_s(pages: int) -> float:
+    return max(settings.INGEST_MIN_BUDGET_S, settings.INGEST_SECONDS_PER_PAGE * max(pages, 1))
+
+
+class Checkpoint:
+    """Called between pages and batches: raises JobCancelled or JobOverBudget."""
+
+    def __init__(self, job: IngestJob, pages: int):
+        self.job_id = job.pk
+        self.pages = pages
+        self.budget = budget_s(pages)
+        self.started = time.monotonic()
+        self._last_check = 0.0
+
+    def __call__(self) -> None:
+        now = time.monotonic()
+        if now - self.started > self.budget:
+            raise JobOverBudget(
+                _("L'ingestion a dépassé son temps maximal (%(budget)d s pour %(pages)d pages, INGEST_SECONDS_PER_PAGE). "
+                  "Relancez-la : elle reprend là où elle s'était arrêtée ; si cela se répète, vérifiez le PDF ou augmentez ce réglage.")
+                % {"budget": self.budget, "pages": self.pages}
+            )
+        if now - self._last_check >= CHECK_INTERVAL_S:
+            self._last_check = now
+            if cache.get(flag_key(self.job_id)):
+                raise JobCancelled()

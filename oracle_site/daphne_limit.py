@@ -1,0 +1,69 @@
+"""The body limit of `oracle_site.body_limit`, applied inside daphne before it buffers a body.
+
+daphne (4.2) receives a whole request body into Twisted's temporary file, then queues all of
+it, in 8 kB chunks, for the application before the application runs: an ASGI middleware
+alone still sees a 200 MB POST held in daphne's memory. This request class answers 413 as
+soon as the headers declare too much (or a chunked body passes the limit), discards what
+the client still sends and closes the connection; the application never sees the request.
+
+`install()` swaps daphne's request class (daphne's HTTPFactory reads the module's
+`WebRequest` for every new connection); asgi.py calls it. Under another server the class is
+never used.
+"""
+
+from __future__ import annotations
+
+import io
+
+from daphne import http_protocol
+
+from .body_limit import limit_for, refusal
+
+DaphneRequest = http_protocol.WebRequest  # daphne's own, before install()
+
+
+def install() -> None:
+    if http_protocol.WebRequest is not LimitedWebRequest:
+        http_protocol.WebRequest = LimitedWebRequest
+
+
+class LimitedWebRequest(DaphneRequest):
+    _refused = False
+    _received = 0
+    _limit = 0
+    _target = "/"
+
+    def gotLength(self, length):
+        # Twisted's channel holds the request line's path until the body is complete.
+        raw = getattr(self.channel, "_path", b"/") or b"/"
+        self._target = raw.split(b"?", 1)[0].decode("latin-1")
+        self._limit = limit_for(self._target)
+        if length is not None and length > self._limit:
+            self.content = io.BytesIO()
+            self._refuse()
+            return
+        super().gotLength(length)
+
+    def handleContentChunk(self, data):
+        if self._refused:
+            return  # discarded: nothing of a refused body is kept
+        self._received += len(data)
+        if self._received > self._limit:
+            self.content.truncate(0)
+            self._refuse()
+            return
+        super().handleContentChunk(data)
+
+    def process(self):
+        if self._refused:
+            self.channel.transport.loseConnection()
+            return None
+        return super().process()
+
+    def _refuse(self):
+        self._refused = True
+        headers = [(name.lower(), value) for name, values in self.requestHeaders.getAllRawHeaders() for value in values]
+        status, response_headers, body = refusal(self._target, self._limit, headers)
+        head = b"HTTP/1.1 %d Payload Too Large\r\n" % status
+        head += b"".join(name + b": " + value + b"\r\n" for name, value in response_headers)
+        self.channel.transport.write(head + b"\r\n" + body)

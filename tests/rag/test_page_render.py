@@ -1,0 +1,108 @@
+"""Page images through pdf2image, on first need: rendered once even when two askers want the
+same page at the same moment, never half-written, rendered again after a re-upload."""
+
+import os
+import threading
+
+import pytest
+from PIL import Image
+
+from rag import page_images, page_render
+from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
+
+
+@pytest.fixture(autouse=True)
+def fresh(monkeypatch):
+    page_images.invalidate()
+    previous = (page_render._renderer.source, page_render._renderer.dpi)
+    yield
+    page_render.configure(source=previous[0], dpi=previous[1])
+    page_images.invalidate()
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """The real pdf2image conversion, counting the pages it was asked for."""
+    calls = []
+    real = page_render._convert
+
+    def convert(pdf_path, first, last, dpi, threads):
+        calls.append((first, last))
+        return real(pdf_path, first, last, dpi, threads)
+
+    monkeypatch.setattr(page_render, "_convert", convert)
+    return calls
+
+
+def test_a_page_is_rendered_when_first_asked_for_then_reused(tmp_path, counted):
+    pdf = rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES)
+    folder = tmp_path / "images" / "heat"
+    page_render.configure(source=lambda f: pdf if f == folder else None, dpi=50)
+
+    first = page_render.ensure_page_image(folder, 2)
+    again = page_render.ensure_page_image(folder, 2)
+
+    assert first == again == folder / "page-02.png"
+    with Image.open(first) as image:
+        assert image.format == "PNG" and abs(image.width - 595 * 50 / 72) <= 1  # A4 (595 pt) at 50 DPI
+    assert counted == [(2, 2)]
+    assert [p.name for p in folder.glob("*.png")] == ["page-02.png"]  # no leftover temporary file
+
+
+def test_two_askers_of_one_page_render_it_once(tmp_path, counted):
+    pdf = rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES)
+    folder = tmp_path / "images" / "heat"
+    page_render.configure(source=lambda f: pdf, dpi=50)
+    start = threading.Barrier(4)
+    results = []
+
+    def ask():
+        start.wait()
+        results.append(page_render.ensure_page_image(folder, 1))
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert results == [folder / "page-01.png"] * 4
+    assert counted == [(1, 1)]
+
+
+def test_an_image_older_than_the_pdf_is_rendered_again(tmp_path, counted):
+    pdf = rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES)
+    folder = tmp_path / "images" / "heat"
+    page_render.configure(source=lambda f: pdf, dpi=50)
+    old = page_render.ensure_page_image(folder, 1)
+    stamp = pdf.stat().st_mtime - 60
+    os.utime(old, (stamp, stamp))  # as if rendered from the previous upload
+
+    assert page_render.ensure_page_image(folder, 1) == old
+    assert counted == [(1, 1), (1, 1)]
+    assert old.stat().st_mtime >= pdf.stat().st_mtime
+
+
+def test_unknown_pdf_or_broken_pdf_means_no_image_not_an_error(tmp_path):
+    folder = tmp_path / "images" / "ghost"
+    page_render.configure(source=lambda f: None, dpi=50)
+    assert page_render.ensure_page_image(folder, 1) is None
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4\nnot a pdf at all\n")
+    page_render.configure(source=lambda f: broken, dpi=50)
+    assert page_render.ensure_page_image(folder, 1) is None
+    assert not list(folder.glob("*.png"))
+
+
+def test_prerendering_renders_the_missing_pages_only(tmp_path, counted):
+    pdf = rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES, per_page=1)
+    folder = tmp_path / "images" / "heat"
+    page_render.render_page(pdf, 2, page_images.page_image_path(folder, 2), 50)
+    counted.clear()
+
+    rendered = page_render.render_all(pdf, folder, dpi=50, threads=2)
+
+    pages = len(LOREM_RULES)
+    assert rendered == pages - 1
+    assert sorted(p.name for p in folder.glob("*.png")) == [f"page-{n:02d}.png" for n in range(1, pages + 1)]
+    assert sum(last - first + 1 for first, last in counted) == pages - 1
