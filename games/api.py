@@ -29,7 +29,7 @@ class CardOut(Schema):
 
 
 @router.get(
-    "/games/{game_id}/cards",
+    "/{game_id}/cards",
     response=list[CardOut],
     auth=[SessionAuth(), anonymous_when_allowed],
     url_name="oracle-game-cards",
@@ -47,7 +47,7 @@ class CardDetailOut(CardOut):
 
 
 @router.get(
-    "/games/{game_id}/cards/lookup",
+    "/{game_id}/cards/lookup",
     response=CardDetailOut,
     auth=[SessionAuth(), anonymous_when_allowed],
     url_name="oracle-game-card-lookup",

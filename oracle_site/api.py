@@ -61,6 +61,9 @@ from games.api import router as games_router  # noqa: E402
 from ingest.api import router as ingest_router  # noqa: E402
 from questions.api import router as questions_router  # noqa: E402
 
-api.add_router("/", games_router)
+# One router per app under its own prefix. The ingest router keeps the reference's URLs
+# (`POST /api/games/ingest`, `DELETE /api/games/{id}/scheduled`, `/api/ingest/{id}/…`),
+# which span two prefixes, so it is mounted at the root.
+api.add_router("/games", games_router)
 api.add_router("/", ingest_router)
-api.add_router("/", questions_router)
+api.add_router("/ask", questions_router)

@@ -133,7 +133,7 @@ def _unsaved(request, payload: AskIn, game: Game, extensions: list):
 
 # The rate limits are checked by the view, in the setup pool: ninja would check them in the
 # event loop, where the cache's file or network I/O holds up every other stream.
-@router.post("/ask/stream", auth=ASK_STREAM_AUTH, url_name="oracle-ask-stream")
+@router.post("/stream", auth=ASK_STREAM_AUTH, url_name="oracle-ask-stream")
 async def ask_stream(request, payload: AskIn):
     """Ask a question; the answer streams as server-sent events (docs/asking.md).
 
@@ -173,7 +173,7 @@ def _confidence_level(question) -> str | None:
 
 
 @router.get(
-    "/ask/{question_id}",
+    "/{question_id}",
     auth=ASK_AUTH,
     response={200: AnswerOut, 202: PendingOut},
     url_name="oracle-ask-detail",
