@@ -1,8 +1,8 @@
 """« Phase 1 » of the reference's deckbuilding mode, for a game without a card catalog (Terraforming
 Mars, Ark Nova, a board game with cards…): no structured spec, pool or inspiration lists are
 possible, so the answer is built from a synergy retrieval over the rulebooks alone, with the
-deckbuilding prompt's rules — never a plain rules answer (spec, « Pool exhaustif… » : « TM / Ark
-Nova : pas de champs structurels → retombent silencieusement sur Phase 1 »).
+deckbuilding prompt's rules — never a plain rules answer (the reference's « Pool exhaustif… »: « TM / Ark Nova : pas de
+champs structurels → retombent silencieusement sur Phase 1 »; docs/reference-differences.md).
 
 Plain Python: `games.deck_phase1.ask_phase1` gathers the retrieval, the LLM and the booklets.
 """
