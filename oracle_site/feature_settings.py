@@ -50,7 +50,7 @@ RERANK_API_KEY = env_str("RERANK_API_KEY")
 # --- Pages (players' chat, admins' ingest wizard) -------------------------------------------
 
 # bestScore (cosine of the best passage; ASK_MIN_SCORE is 0.80) at or above HIGH shows « Les livrets répondent clairement », under LOW « ne tranchent pas ».
-UI_CONFIDENCE_HIGH = env_float("UI_CONFIDENCE_HIGH", 0.90)
+UI_CONFIDENCE_HIGH = env_float("UI_CONFIDENCE_HIGH", 0.89)
 UI_CONFIDENCE_LOW = env_float("UI_CONFIDENCE_LOW", 0.80)
 
 # --- BoardGameGeek: game metadata and the daily Rules-forum sync ----------------------------

@@ -50,7 +50,7 @@ class Thresholds:
 
 # Calibrated on the dev split (eval/calibrate.py; docs/asking.md « Confidence » has the figures).
 THRESHOLDS = Thresholds(
-    high_cosine=0.90, high_key_terms=0.67, high_margin=0.0, low_cosine=0.80, low_key_terms=0.0, high_search_rank=1
+    high_cosine=0.89, high_key_terms=0.67, high_margin=0.3, low_cosine=0.80, low_key_terms=0.0, high_search_rank=0
 )
 
 
