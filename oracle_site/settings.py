@@ -338,7 +338,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_float("LOGIN_LOCKOUT_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # either one locks: per username and per address
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_CLIENT_IP_CALLABLE = "runtime.ratelimit.client_ip"  # X-Forwarded-For only behind TRUSTED_PROXIES
+AXES_CLIENT_IP_CALLABLE = "runtime.ratelimit.login_client_ip"  # X-Forwarded-For only behind TRUSTED_PROXIES; None when not an address
 AXES_VERBOSE = False
 
 PDF_MAX_STREAM_MB = env_int("PDF_MAX_STREAM_MB", 64)

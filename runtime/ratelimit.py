@@ -9,6 +9,7 @@ disables one limit).
 
 from __future__ import annotations
 
+import ipaddress
 import math
 
 from django.conf import settings
@@ -75,6 +76,16 @@ def client_ip(request) -> str:
         return remote
     hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
     return hops[-min(proxies, len(hops))] if hops else remote
+
+
+def login_client_ip(request) -> str | None:
+    """The client's address for django-axes, which stores it in an IP column: None when it is
+    not an address (no REMOTE_ADDR, a forged X-Forwarded-For hop), which PostgreSQL's inet
+    column would refuse with a 500 on every login."""
+    try:
+        return str(ipaddress.ip_address(client_ip(request)))
+    except ValueError:
+        return None
 
 
 def ask_throttles() -> list[SettingsRateThrottle]:

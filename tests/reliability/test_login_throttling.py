@@ -72,3 +72,16 @@ def test_an_admin_unlocks_a_locked_account(client, alice, bob, settings):
     assert response.status_code == 302
 
     assert attempt(Client(), "/login/", "bob", PASSWORD, "203.0.113.7").status_code == 302
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("meta", [{"REMOTE_ADDR": ""}, {"REMOTE_ADDR": "198.51.100.9", "HTTP_X_FORWARDED_FOR": "not-an-address"}])
+def test_a_login_from_a_request_without_a_usable_address_still_signs_in(client, alice, settings, meta):
+    """django-axes records the address in an IP column: PostgreSQL refused « unknown » (no
+    REMOTE_ADDR, e.g. a Unix socket) or a forged X-Forwarded-For hop with a 500 on every login."""
+    settings.TRUSTED_PROXIES = 1
+
+    response = client.post("/login/", {"username": "alice", "password": PASSWORD}, **meta)
+
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(alice.pk)

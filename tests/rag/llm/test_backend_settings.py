@@ -85,8 +85,9 @@ def test_health_shows_the_ssh_backend_answering(client, alice, settings, sshd_se
 
 @pytest.mark.slow
 @pytest.mark.django_db
-def test_health_says_plainly_when_the_vm_is_not_logged_in(client, settings, sshd_servers, messages_api, tmp_path):
+def test_health_says_plainly_when_the_vm_is_not_logged_in(client, alice, settings, sshd_servers, messages_api, tmp_path):
     use_test_sshd(settings, sshd_servers("none"), tmp_path)
+    client.force_login(alice)  # the details are for staff
 
     response = client.get("/api/health")
 
