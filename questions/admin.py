@@ -1,7 +1,7 @@
 from django.contrib import admin, messages
 from django.utils.translation import gettext as _
 
-from .models import ApiToken, Question
+from .models import ApiToken, Conversation, Question
 
 
 @admin.register(Question)
@@ -28,3 +28,11 @@ class ApiTokenAdmin(admin.ModelAdmin):
         messages.warning(
             request, _("Clé du jeton (affichée une seule fois, copiez-la maintenant) : %(key)s") % {"key": key}
         )
+
+
+@admin.register(Conversation)
+class ConversationAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "game", "user", "updated_at")
+    list_filter = ("game",)
+    search_fields = ("title", "user__username")
+    readonly_fields = ("created_at", "updated_at")

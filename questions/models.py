@@ -26,6 +26,10 @@ class Question(models.Model):
         DONE = "done", _("Répondue")
         ERROR = "error", _("Échec")
 
+    class Rating(models.IntegerChoices):
+        UP = 1, _("👍 utile")
+        DOWN = -1, _("👎 pas utile")
+
     class Intent(models.TextChoices):
         RULES = "rules", _("Règles")
         SYNERGY = "synergy", _("Synergie")
@@ -38,6 +42,13 @@ class Question(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="questions"
     )
+    conversation = models.ForeignKey(
+        "questions.Conversation", on_delete=models.CASCADE, null=True, blank=True, related_name="questions"
+    )
+    # A regenerated answer is a new Question that replaces the one it was asked again for.
+    replaces = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="regenerations"
+    )
     text = models.TextField(_("question"))
     history = models.JSONField(default=list, blank=True)
     card_mentions = models.JSONField(default=list, blank=True)
@@ -48,6 +59,15 @@ class Question(models.Model):
     diagnostics = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
     error = models.TextField(blank=True)
+    # The player stopped the generation: `answer` holds the partial text streamed until then.
+    stopped = models.BooleanField(_("arrêtée par le joueur"), default=False)
+    # Feedback on the answer (👍 +1, 👎 -1) and, for 👎, where the right passage is according to
+    # the staff who reviewed it (exported as an evaluation case: eval/feedback export).
+    rating = models.SmallIntegerField(_("avis"), choices=Rating.choices, null=True, blank=True)
+    feedback_comment = models.TextField(_("commentaire"), blank=True)
+    feedback_at = models.DateTimeField(_("avis donné le"), null=True, blank=True)
+    expected_booklet = models.SlugField(_("livret attendu"), max_length=80, blank=True)
+    expected_page = models.PositiveIntegerField(_("page attendue"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     answered_at = models.DateTimeField(null=True, blank=True)
 
@@ -129,3 +149,34 @@ class ApiToken(models.Model):
         key = token.assign_new_key()
         token.save()
         return token, key
+
+
+class Conversation(models.Model):
+    """A player's conversation with the Oracle about one game: the booklets they chose and
+    their turns (the Questions, oldest first). The history sent to the model is built from its
+    last turns (`history_for`), never taken from the client."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="conversations"
+    )
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="conversations")
+    # every_booklet: the player asked about every booklet of the game, present and future;
+    # otherwise `extensions` lists the chosen ones (empty: the base rules alone).
+    every_booklet = models.BooleanField(_("tous les livrets"), default=True)
+    extensions = models.ManyToManyField("games.Extension", blank=True, related_name="conversations")
+    title = models.CharField(_("titre"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("créée le"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("mise à jour le"), auto_now=True, db_index=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+        verbose_name = _("conversation")
+        verbose_name_plural = _("conversations")
+
+    def __str__(self) -> str:
+        return self.title or str(self.pk)
+
+    def turns(self):
+        """Its questions, oldest first."""
+        return self.questions.order_by("created_at")

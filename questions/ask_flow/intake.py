@@ -7,13 +7,16 @@ from django.db import transaction
 
 from games.models import Game
 
-from ..models import Question
+from ..models import Conversation, Question
 
 
 def new_question(
-    *, game: Game, text: str, extensions=(), history=(), card_mentions=(), sticky_card_mentions=(), user=None
+    *, game: Game, text: str, extensions=(), history=(), card_mentions=(), sticky_card_mentions=(), user=None,
+    conversation=None, replaces=None,
 ) -> tuple[Question, list]:
-    """An unsaved Question (its id already set) and its booklets, for `save_question`."""
+    """An unsaved Question (its id already set) and its booklets, for `save_question`. In a
+    `conversation`, the caller passes the conversation's history (questions.conversations.
+    history_for) and booklets."""
     question = Question(
         game=game,
         text=text,
@@ -21,6 +24,8 @@ def new_question(
         card_mentions=list(card_mentions),
         sticky_card_mentions=list(sticky_card_mentions),
         user=user,
+        conversation=conversation,
+        replaces=replaces,
     )
     return question, list(extensions)
 
@@ -30,6 +35,8 @@ def save_question(question: Question, extensions) -> Question:
         question.save(force_insert=True)
         if extensions:
             question.extensions.set(extensions)
+        if question.conversation_id is not None:  # the conversation moves to the top of the list
+            Conversation.objects.filter(pk=question.conversation_id).update(updated_at=question.created_at)
     return question
 
 

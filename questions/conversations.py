@@ -1,0 +1,96 @@
+"""Conversations: starting one, finding the ones a user may see, the history sent to the model
+(the conversation's last turns) and feedback on an answer. The chat pages and the REST API
+both go through here."""
+
+from __future__ import annotations
+
+from uuid import UUID
+
+from django.db import transaction
+from django.http import Http404
+from django.utils import timezone
+
+from games.models import Game
+from rag.limits import MAX_HISTORY_TURNS
+
+from .models import Conversation, Question
+
+TITLE_CHARS = 80
+
+
+def start_conversation(*, user, game: Game, extensions=None, title: str = "") -> Conversation:
+    """A new conversation of `user` (None: anonymous) about `game`. `extensions` None means
+    every booklet of the game, present and future; a list (maybe empty) means those."""
+    with transaction.atomic():
+        conversation = Conversation.objects.create(
+            user=user, game=game, every_booklet=extensions is None, title=title[:TITLE_CHARS]
+        )
+        if extensions:
+            conversation.extensions.set(extensions)
+    return conversation
+
+
+def chosen_extensions(conversation: Conversation) -> list:
+    """The booklets (Extensions) the conversation asks about, besides the base rules."""
+    if conversation.every_booklet:
+        return list(conversation.game.extensions.order_by("name"))
+    return list(conversation.extensions.order_by("name"))
+
+
+def visible_conversations(user):
+    """The conversations `user` may list: their own; staff see every one. Anonymous: none
+    (an anonymous conversation is reachable by its id only)."""
+    if user is None or not user.is_authenticated:
+        return Conversation.objects.none()
+    if user.is_staff:
+        return Conversation.objects.all()
+    return Conversation.objects.filter(user=user)
+
+
+def visible_conversation(user, conversation_id: UUID, *, own: bool = False) -> Conversation:
+    """The conversation `user` (None when anonymous) may see, or Http404 (never a hint that it
+    exists). Staff see every one unless `own` (the chat page only reopens a user's own)."""
+    conversation = Conversation.objects.select_related("game").filter(pk=conversation_id).first()
+    if conversation is None:
+        raise Http404
+    if conversation.user_id is None:
+        return conversation
+    is_owner = user is not None and user.pk == conversation.user_id
+    if not (is_owner or (user is not None and user.is_staff and not own)):
+        raise Http404
+    return conversation
+
+
+def current_turns(conversation: Conversation):
+    """Its questions oldest first, without the ones a regenerated answer replaced."""
+    return conversation.turns().filter(regenerations__isnull=True)
+
+
+def history_for(conversation: Conversation, *, before: Question | None = None, limit: int = MAX_HISTORY_TURNS):
+    """The last `limit` answered turns, oldest first, as the model's history
+    ([{question, answer}]); `before` leaves out that turn and later ones (a regeneration)."""
+    turns = current_turns(conversation).filter(status=Question.Status.DONE).exclude(answer="")
+    if before is not None:
+        turns = turns.filter(created_at__lt=before.created_at)
+    last = list(turns.order_by("-created_at")[:limit])
+    return [{"question": turn.text, "answer": turn.answer} for turn in reversed(last)]
+
+
+def title_from(question_text: str) -> str:
+    """A conversation's title: its first question, cut at a word."""
+    text = " ".join(question_text.split())
+    if len(text) <= TITLE_CHARS:
+        return text
+    return text[: TITLE_CHARS - 1].rsplit(" ", 1)[0] + "…"
+
+
+def record_feedback(question: Question, *, rating: int | None, comment: str = "") -> Question:
+    """Store 👍 (+1) / 👎 (-1) and an optional comment on an answer; rating None withdraws it."""
+    if rating not in (None, *Question.Rating.values):
+        raise ValueError("rating must be 1, -1 or null")
+    question.rating, question.feedback_comment = rating, comment.strip()
+    question.feedback_at = timezone.now() if rating is not None or question.feedback_comment else None
+    Question.objects.filter(pk=question.pk).update(
+        rating=question.rating, feedback_comment=question.feedback_comment, feedback_at=question.feedback_at
+    )
+    return question
