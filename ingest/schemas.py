@@ -17,7 +17,8 @@ class IngestIn(Schema):
     new_game_name: str = Field("", max_length=200)
     kind: Literal[BOOKLET_KINDS] = "base"  # type: ignore[valid-type]  # the model's choices
     name: str = Field("", max_length=200)
-    language: str = Field("fr", max_length=8, pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$")
+    # Empty: a new booklet's language is detected from its text (ingest.coordinator).
+    language: str = Field("", max_length=8, pattern=r"^([a-z]{2,3}(-[A-Za-z0-9]{2,4})?)?$", examples=["fr", "en"])
     bgg_id: int | None = Field(None, ge=1, le=2**31 - 1)
     scheduled_start_at: str = Field("", max_length=40)  # ISO 8601 with a zone, at most 7 days ahead
 
@@ -35,6 +36,7 @@ class JobOut(Schema):
     id: UUID
     game_id: UUID
     extension_id: UUID | None
+    booklet_id: UUID  # the Extension's id, or the game's for its base booklet
     booklet_name: str
     booklet_kind: str
     status: str
@@ -47,11 +49,8 @@ class JobOut(Schema):
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    url: str
     events_url: str
-
-
-class ErrorOut(Schema):
-    detail: str
 
 
 class CancelledOut(Schema):

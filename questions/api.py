@@ -14,6 +14,7 @@ from pydantic import field_validator, model_validator
 from games.models import Extension, Game
 from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
 from runtime import executors
+from runtime.api_errors import error_body, validation_body
 from runtime.ratelimit import ask_throttles, too_many_requests_message
 
 from . import lookups
@@ -82,9 +83,8 @@ class PendingOut(Schema):
 
 
 def invalid(field: str, message: str) -> JsonResponse:
-    """A 422 shaped like ninja's own validation errors, naming the field."""
-    detail = [{"type": "value_error", "loc": ["body", "payload", field], "msg": message}]
-    return JsonResponse({"detail": detail}, status=422)
+    """A 422 in the API's one error shape (runtime/api_errors.py), naming the field."""
+    return JsonResponse(validation_body([{"loc": ["body", "payload", field], "msg": message}]), status=422)
 
 
 def find_game(game_id):
@@ -113,7 +113,7 @@ def over_limit(request) -> tuple[bool, float | None]:
 
 def too_many_requests(request, wait) -> JsonResponse:
     """The 429 the API answers for ninja's throttles (same translated body), with Retry-After."""
-    response = JsonResponse({"detail": too_many_requests_message(wait)}, status=429)
+    response = JsonResponse(error_body(too_many_requests_message(wait)), status=429)
     if wait is not None:
         response["Retry-After"] = str(math.ceil(wait))
     return response
