@@ -12,12 +12,12 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from ninja import Query, Router, Schema
 from ninja.errors import HttpError
-from ninja.pagination import LimitOffsetPagination, paginate
+from ninja.pagination import paginate
 from ninja.responses import Status
 from ninja.security import SessionAuth
 
 from runtime.api_access import STAFF
-from runtime.api_errors import ErrorOut, MappedPage
+from runtime.api_errors import ErrorOut, MappedPage, Pagination
 
 from . import catalogue
 from .api_booklets import READ_ERRORS, STAFF_ERRORS, booklet_out
@@ -51,12 +51,13 @@ def game_detail_out(game: Game) -> dict:
 
 
 @router.get("", response={200: list[GameOut], 401: ErrorOut, 422: ErrorOut}, url_name="oracle-game-list")
-@paginate(LimitOffsetPagination)
+@paginate(Pagination)
 def list_games(request, q: str = Query("", max_length=200), ordering: GAME_ORDERINGS = "name"):
     """The games, searched by name or slug (`q`, case-insensitive), by name by default."""
     games = Game.objects.annotate(extension_count=Count("extensions"))
-    if q.strip():
-        games = games.filter(Q(name__icontains=q.strip()) | Q(slug__icontains=q.strip()))
+    q = q.replace("\x00", "").strip()  # PostgreSQL refuses NUL in a string
+    if q:
+        games = games.filter(Q(name__icontains=q) | Q(slug__icontains=q))
     return MappedPage(games.order_by(ordering, "pk"), game_out)
 
 
@@ -69,20 +70,20 @@ def create_game(request, payload: GameIn):
     return Status(201, game_detail_out(game))
 
 
-@router.get("/{uuid:game_id}", response={200: GameDetailOut, **READ_ERRORS}, url_name="oracle-game-detail")
+@router.get("/{game_id}", response={200: GameDetailOut, **READ_ERRORS}, url_name="oracle-game-detail")
 def get_game(request, game_id: UUID):
     """A game with its booklets (base rules first)."""
     return game_detail_out(get_object_or_404(Game, pk=game_id))
 
 
-@router.patch("/{uuid:game_id}", response={200: GameDetailOut, **STAFF_ERRORS}, auth=STAFF, url_name="oracle-game-update")
+@router.patch("/{game_id}", response={200: GameDetailOut, **STAFF_ERRORS}, auth=STAFF, url_name="oracle-game-update")
 def rename_game(request, game_id: UUID, payload: GamePatch):
     """Staff: rename the game (its chunks carry the new name to answers)."""
     game = catalogue.rename_game(get_object_or_404(Game, pk=game_id), payload.name.strip())
     return game_detail_out(game)
 
 
-@router.delete("/{uuid:game_id}", response={204: None, **STAFF_ERRORS, 409: ErrorOut}, auth=STAFF, url_name="oracle-game-delete")
+@router.delete("/{game_id}", response={204: None, **STAFF_ERRORS, 409: ErrorOut}, auth=STAFF, url_name="oracle-game-delete")
 def delete_game(request, game_id: UUID):
     """Staff: delete the game with its booklets, chunks, cards, vectors, PDFs, page images and
     ingestion jobs. 409 while one of its ingestions runs (cancel it first)."""
@@ -93,8 +94,8 @@ def delete_game(request, game_id: UUID):
     return Status(204, None)
 
 
-@router.get("/{uuid:game_id}/booklets", response={200: list[BookletOut], **READ_ERRORS}, url_name="oracle-game-booklets")
-@paginate(LimitOffsetPagination)
+@router.get("/{game_id}/booklets", response={200: list[BookletOut], **READ_ERRORS}, url_name="oracle-game-booklets")
+@paginate(Pagination)
 def list_booklets(request, game_id: UUID, kind: str = Query("", max_length=20), language: str = Query("", max_length=8)):
     """The game's booklets, base rules first, with their kind, language, pages, chunk count,
     index state and last ingestion job; `kind` and `language` filter them."""
@@ -122,7 +123,7 @@ class CardOut(Schema):
 
 @router.get(
     "/{game_id}/cards",
-    response=list[CardOut],
+    response={200: list[CardOut], **READ_ERRORS},
     auth=[SessionAuth(), anonymous_when_allowed],
     url_name="oracle-game-cards",
 )
@@ -140,7 +141,7 @@ class CardDetailOut(CardOut):
 
 @router.get(
     "/{game_id}/cards/lookup",
-    response=CardDetailOut,
+    response={200: CardDetailOut, **READ_ERRORS},
     auth=[SessionAuth(), anonymous_when_allowed],
     url_name="oracle-game-card-lookup",
 )

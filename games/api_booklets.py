@@ -23,7 +23,7 @@ from .schemas import BookletOut, BookletPatch
 router = Router(tags=["booklets"])
 
 READ_ERRORS = {401: ErrorOut, 404: ErrorOut, 422: ErrorOut}
-STAFF_ERRORS = {401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
+STAFF_ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
 PDF = {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}
 IMAGE = {media: {"schema": {"type": "string", "format": "binary"}} for media in ("image/png", "image/jpeg", "image/webp")}
 

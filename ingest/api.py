@@ -14,13 +14,13 @@ from django.utils.translation import gettext as _
 from ninja import File, Form, Router
 from ninja.errors import HttpError
 from ninja.files import UploadedFile
-from ninja.pagination import LimitOffsetPagination, paginate
+from ninja.pagination import paginate
 from ninja.responses import Status
 
 from games.catalogue import find_booklet
 from games.models import Game
 from runtime.api_access import STAFF
-from runtime.api_errors import ErrorOut, MappedPage, invalid_field
+from runtime.api_errors import ErrorOut, MappedPage, Pagination, invalid_field
 from runtime.ratelimit import upload_throttles
 
 from . import services
@@ -32,7 +32,7 @@ from .schemas import CancelledOut, CancelOut, IngestAccepted, IngestIn, JobOut
 
 router = Router(tags=["ingest"], auth=STAFF)
 
-ERRORS = {401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
 JobStatus = Literal["scheduled", "queued", "running", "done", "error", "cancelled"]
 JobOrdering = Literal["created_at", "-created_at", "finished_at", "-finished_at"]
 BUSY = (IngestJob.Status.SCHEDULED, IngestJob.Status.QUEUED, IngestJob.Status.RUNNING)
@@ -63,7 +63,7 @@ def job_out(job: IngestJob) -> dict:
 
 @router.post(
     "/games/ingest",
-    response={202: IngestAccepted, 400: ErrorOut, 413: ErrorOut, 429: ErrorOut, **ERRORS},
+    response={202: IngestAccepted, 413: ErrorOut, 429: ErrorOut, **ERRORS},
     throttle=upload_throttles(),
     url_name="oracle-ingest-create",
 )
@@ -125,7 +125,7 @@ def accepted(job: IngestJob) -> dict:
 
 
 @router.get("/ingest", response={200: list[JobOut], **ERRORS}, url_name="oracle-ingest-list")
-@paginate(LimitOffsetPagination)
+@paginate(Pagination)
 def list_jobs(
     request,
     game_id: UUID | None = None,
@@ -152,7 +152,7 @@ def get_job(request, job_id: UUID):
 
 
 @router.get("/games/{game_id}/jobs", response={200: list[JobOut], **ERRORS}, url_name="oracle-game-jobs")
-@paginate(LimitOffsetPagination)
+@paginate(Pagination)
 def list_game_jobs(request, game_id: UUID):
     """The ingestion jobs of a game, newest first (`GET /api/ingest?game_id=` filters more)."""
     game = get_object_or_404(Game, pk=game_id)

@@ -107,7 +107,8 @@ from questions.api import router as questions_router  # noqa: E402
 # One router per app under its own prefix. The ingest router keeps the reference's URLs
 # (`POST /api/games/ingest`, `DELETE /api/games/{id}/scheduled`, `/api/ingest/{id}/…`),
 # which span two prefixes, so it is mounted at the root.
+# The ingest router comes first: its `/api/games/ingest` must win over `/api/games/{game_id}`.
+api.add_router("/", ingest_router)
 api.add_router("/games", games_router)
 api.add_router("/booklets", booklets_router)
-api.add_router("/", ingest_router)
 api.add_router("/ask", questions_router)

@@ -14,7 +14,7 @@ from pydantic import field_validator, model_validator
 from games.models import Extension, Game
 from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
 from runtime import executors
-from runtime.api_errors import error_body, validation_body
+from runtime.api_errors import ErrorOut, error_body, validation_body
 from runtime.ratelimit import ask_throttles, too_many_requests_message
 
 from . import lookups
@@ -26,6 +26,7 @@ from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
 from .sse import AnswerStream
 
 router = Router(tags=["questions"])
+API_ERRORS = {code: ErrorOut for code in (400, 401, 403, 404, 422, 429)}  # runtime/api_errors.py
 
 
 # Every field bounded before anything is stored (a question once stored 4.8 MB of mentions).
@@ -133,7 +134,14 @@ def _unsaved(request, payload: AskIn, game: Game, extensions: list):
 
 # The rate limits are checked by the view, in the setup pool: ninja would check them in the
 # event loop, where the cache's file or network I/O holds up every other stream.
-@router.post("/stream", auth=ASK_STREAM_AUTH, url_name="oracle-ask-stream")
+@router.post(
+    "/stream",
+    auth=ASK_STREAM_AUTH,
+    response=API_ERRORS,
+    url_name="oracle-ask-stream",
+    openapi_extra={"responses": {200: {"description": "text/event-stream: meta, phase, context, token, diagnostics, done or error",
+                                       "content": {"text/event-stream": {"schema": {"type": "string"}}}}}},
+)
 async def ask_stream(request, payload: AskIn):
     """Ask a question; the answer streams as server-sent events (docs/asking.md).
 
@@ -175,7 +183,7 @@ def _confidence_level(question) -> str | None:
 @router.get(
     "/{question_id}",
     auth=ASK_AUTH,
-    response={200: AnswerOut, 202: PendingOut},
+    response={200: AnswerOut, 202: PendingOut, **API_ERRORS},
     url_name="oracle-ask-detail",
 )
 def get_answer(request, question_id: UUID):

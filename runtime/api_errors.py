@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from django.utils.translation import gettext as _
-from ninja import Schema
+from ninja import Field, Schema
+from ninja.pagination import LimitOffsetPagination
 from ninja.errors import ValidationError
 
 LOCATIONS = {"body", "query", "path", "form", "file", "header", "cookie"}
@@ -75,3 +76,12 @@ class MappedPage(Sequence):
         if isinstance(index, slice):
             return [self.out(row) for row in self.queryset[index]]
         return self.out(self.queryset[index])
+
+
+class Pagination(LimitOffsetPagination):
+    """`?limit=&offset=` → `{"items": […], "count": total}`: 20 rows by default, 100 at most,
+    and an offset a database can take (SQLite refuses integers past 2^63)."""
+
+    class Input(Schema):
+        limit: int = Field(20, ge=1, le=100, description="Rows per page (at most 100).")
+        offset: int = Field(0, ge=0, le=10**9, description="Rows to skip.")
