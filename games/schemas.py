@@ -6,6 +6,17 @@ from uuid import UUID
 
 from ninja import Field, Schema
 
+BOOKLET_EXAMPLE = {"id": "5d1c2a8e-7f0b-4a39-8a0e-2f4b9c3d7e21", "game_id": "0b9f6f0e-3c1a-4d55-9a53-6d1f0f6a2b11",
+    "name": "Heat — Heavy Rain", "slug": "heat-heavy-rain", "kind": "extension", "language": "en", "pages": 12,
+    "chunk_count": 58, "index_state": "indexed",
+    "last_job": {"id": "c2a4e1f7-9b0d-4e8a-b3c5-1d2e3f4a5b6c", "status": "done", "created_at": "2026-11-30T09:13:00+00:00",
+                 "finished_at": "2026-11-30T09:15:40+00:00", "error": "", "url": "/api/ingest/c2a4e1f7-9b0d-4e8a-b3c5-1d2e3f4a5b6c"},
+    "url": "/api/booklets/5d1c2a8e-7f0b-4a39-8a0e-2f4b9c3d7e21",
+    "pdf_url": "/api/booklets/5d1c2a8e-7f0b-4a39-8a0e-2f4b9c3d7e21/pdf", "updated_at": "2026-11-30T09:15:42+00:00"}
+GAME_EXAMPLE = {"id": "0b9f6f0e-3c1a-4d55-9a53-6d1f0f6a2b11", "name": "Heat", "slug": "heat", "language": "fr",
+    "description": "", "bgg_id": 366013, "card_game": "", "booklet_count": 2,
+    "url": "/api/games/0b9f6f0e-3c1a-4d55-9a53-6d1f0f6a2b11",
+    "created_at": "2026-11-30T09:12:00+00:00", "updated_at": "2026-11-30T09:15:42+00:00"}
 LANGUAGE = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$"  # fr, en, pt-BR: what the models' 8 characters hold
 
 
@@ -19,6 +30,8 @@ class JobSummary(Schema):
 
 
 class BookletOut(Schema):
+    model_config = {"json_schema_extra": {"examples": [BOOKLET_EXAMPLE]}}
+
     id: UUID  # the Extension's id, or the Game's for its base booklet
     game_id: UUID
     name: str
@@ -35,6 +48,8 @@ class BookletOut(Schema):
 
 
 class GameOut(Schema):
+    model_config = {"json_schema_extra": {"examples": [GAME_EXAMPLE]}}
+
     id: UUID
     name: str
     slug: str
@@ -49,6 +64,8 @@ class GameOut(Schema):
 
 
 class GameDetailOut(GameOut):
+    model_config = {"json_schema_extra": {"examples": [{**GAME_EXAMPLE, "booklets": [BOOKLET_EXAMPLE]}]}}
+
     booklets: list[BookletOut]
 
 

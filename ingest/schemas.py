@@ -33,6 +33,16 @@ class IngestAccepted(Schema):
 
 
 class JobOut(Schema):
+    model_config = {"json_schema_extra": {"examples": [{
+        "id": "c2a4e1f7-9b0d-4e8a-b3c5-1d2e3f4a5b6c", "game_id": "0b9f6f0e-3c1a-4d55-9a53-6d1f0f6a2b11",
+        "extension_id": None, "booklet_id": "0b9f6f0e-3c1a-4d55-9a53-6d1f0f6a2b11", "booklet_name": "Heat",
+        "booklet_kind": "base", "status": "running", "pause_reason": "", "scheduled_at": None, "act": "embed",
+        "progress": {"read": {"done": 24, "total": 24}, "embed": {"done": 40, "total": 112}}, "stats": {}, "error": "",
+        "created_at": "2026-11-30T09:13:00+00:00", "started_at": "2026-11-30T09:13:01+00:00", "finished_at": None,
+        "url": "/api/ingest/c2a4e1f7-9b0d-4e8a-b3c5-1d2e3f4a5b6c",
+        "events_url": "/api/ingest/c2a4e1f7-9b0d-4e8a-b3c5-1d2e3f4a5b6c/events",
+    }]}}
+
     id: UUID
     game_id: UUID
     extension_id: UUID | None

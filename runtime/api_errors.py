@@ -26,6 +26,12 @@ class FieldError(Schema):
 
 
 class ErrorOut(Schema):
+    model_config = {"json_schema_extra": {"examples": [
+        {"detail": "Requête invalide : « language » : String should match pattern '^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$'",
+         "errors": [{"field": "language", "message": "String should match pattern '^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$'"}]},
+        {"detail": "Introuvable.", "errors": []},
+    ]}}
+
     detail: str
     errors: list[FieldError] = []
 

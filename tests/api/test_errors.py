@@ -39,3 +39,16 @@ def test_what_does_not_exist_is_404(admin, player):
     for client in (admin, player):
         response = client.get("/api/booklets/7b0e6c55-6a3f-4b8e-9d42-0c7d4c1f0a11")
         assert response.status_code == 404 and response.json()["detail"]
+
+
+def test_the_openapi_schema_describes_every_operation_with_examples(client):
+    schema = client.get("/api/openapi.json").json()
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            assert operation.get("description"), f"{method} {path}"
+            if path != "/api/health":  # no input, no credentials: it cannot refuse
+                assert any(code.startswith("4") for code in operation["responses"]), f"{method} {path}"
+    components = schema["components"]["schemas"]
+    for name in ("GameOut", "GameDetailOut", "BookletOut", "JobOut", "ErrorOut", "GameIn"):
+        shown = components[name].get("examples") or [p.get("examples") for p in components[name]["properties"].values()]
+        assert any(shown), name
