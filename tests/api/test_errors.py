@@ -52,3 +52,8 @@ def test_the_openapi_schema_describes_every_operation_with_examples(client):
     for name in ("GameOut", "GameDetailOut", "BookletOut", "JobOut", "ErrorOut", "GameIn"):
         shown = components[name].get("examples") or [p.get("examples") for p in components[name]["properties"].values()]
         assert any(shown), name
+
+
+def test_the_sentence_is_in_the_clients_language(player):
+    response = player.get("/api/ingest", headers={"Accept-Language": "en"})
+    assert response.status_code == 403 and response.json()["detail"] == "For administrators only."
