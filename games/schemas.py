@@ -18,6 +18,8 @@ GAME_EXAMPLE = {"id": "0b9f6f0e-3c1a-4d55-9a53-6d1f0f6a2b11", "name": "Heat", "s
     "url": "/api/games/0b9f6f0e-3c1a-4d55-9a53-6d1f0f6a2b11",
     "created_at": "2026-11-30T09:12:00+00:00", "updated_at": "2026-11-30T09:15:42+00:00"}
 LANGUAGE = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$"  # fr, en, pt-BR: what the models' 8 characters hold
+NAME = r"^[^\x00]*[^\x00\s][^\x00]*$"  # not blank; no NUL, which PostgreSQL refuses in a string
+TEXT = r"^[^\x00]*$"
 
 
 class JobSummary(Schema):
@@ -70,16 +72,16 @@ class GameDetailOut(GameOut):
 
 
 class GameIn(Schema):
-    name: str = Field(..., min_length=1, max_length=200, pattern=r"\S", examples=["Heat: Pedal to the Metal"])
+    name: str = Field(..., min_length=1, max_length=200, pattern=NAME, examples=["Heat: Pedal to the Metal"])
     language: str = Field("fr", max_length=8, pattern=LANGUAGE, examples=["fr"])
-    description: str = Field("", max_length=5000)
+    description: str = Field("", max_length=5000, pattern=TEXT)
     bgg_id: int | None = Field(None, ge=1, le=2**31 - 1, examples=[366013])
 
 
 class GamePatch(Schema):
-    name: str = Field(..., min_length=1, max_length=200, pattern=r"\S", examples=["Heat"])
+    name: str = Field(..., min_length=1, max_length=200, pattern=NAME, examples=["Heat"])
 
 
 class BookletPatch(Schema):
     language: str | None = Field(None, max_length=8, pattern=LANGUAGE, examples=["en"])
-    name: str | None = Field(None, min_length=1, max_length=200, pattern=r"\S", examples=["Heat — Heavy Rain"])
+    name: str | None = Field(None, min_length=1, max_length=200, pattern=NAME, examples=["Heat — Heavy Rain"])

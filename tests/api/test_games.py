@@ -60,6 +60,8 @@ def test_a_blank_name_is_refused_naming_the_field(admin):
     response = admin.post("/api/games", json.dumps({"name": "   "}), content_type="application/json")
     assert response.status_code == 422
     assert response.json()["errors"][0]["field"] == "name" and "name" in response.json()["detail"]
+    nul = admin.post("/api/games", json.dumps({"name": "Heat\x00"}), content_type="application/json")
+    assert nul.status_code == 422  # PostgreSQL would refuse it with a 500
 
 
 def test_deleting_a_game_takes_its_chunks_vectors_pdfs_and_page_images(admin, heat, store):
