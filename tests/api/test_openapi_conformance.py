@@ -50,6 +50,7 @@ def no_rate_limits(settings):
         setattr(settings, name, "")
 
 
+@pytest.mark.slow  # about 1.5 min: CI runs it with the slow tests
 @schema.parametrize()
 @settings(max_examples=4, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 def test_every_operation_answers_what_its_schema_says(case, callers):
