@@ -91,3 +91,27 @@ def test_a_booklet_already_waiting_is_not_queued_twice(admin, heat):
     response = admin.post(f"/api/booklets/{heat.pk}/reingest")
     assert response.status_code == 409 and response.json()["detail"]
 
+
+
+def test_deleting_a_booklet_drops_the_schedule_of_its_waiting_upload(admin, heat):
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from django_q.models import Schedule
+
+    from ingest.scheduling import schedule_ingest
+
+    rain = Extension.objects.get(game=heat)
+    job = IngestJob.objects.create(game=heat, extension=rain, pdf_path=rain.pdf.name)
+    schedule_ingest(job, timezone.now() + timedelta(hours=1))
+    assert Schedule.objects.filter(func="ingest.scheduling.run_scheduled_job").exists()
+
+    assert admin.delete(f"/api/booklets/{rain.pk}").status_code == 204
+
+    assert not Schedule.objects.filter(func="ingest.scheduling.run_scheduled_job").exists()
+
+
+def test_a_booklet_being_read_is_not_deleted(admin, heat):
+    IngestJob.objects.create(game=heat, status=IngestJob.Status.RUNNING, pdf_path=heat.pdf.name)
+    response = admin.delete(f"/api/booklets/{heat.pk}")
+    assert response.status_code == 409 and Chunk.objects.filter(game=heat, extension=None).exists()
