@@ -52,10 +52,6 @@ def find_booklet(booklet_id) -> Booklet | None:
     return game.base_booklet if game is not None else None
 
 
-def booklet_id(booklet: Booklet):
-    return booklet.owner.pk
-
-
 def create_game(*, name: str, language: str = "fr", bgg_id: int | None = None, description: str = "") -> Game:
     return Game.objects.create(name=name, slug=unique_slug(name), language=language, bgg_id=bgg_id, description=description)
 
