@@ -1,6 +1,7 @@
 """JSON endpoints of the questions app (mounted under /api/): ask (SSE) and poll."""
 
 import math
+from dataclasses import dataclass
 from typing import Annotated
 from uuid import UUID
 
@@ -22,6 +23,8 @@ from .access import visible_question
 from .ask_flow.background import start_answering
 from .ask_flow.intake import new_question
 from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
+from .conversations import chosen_extensions, current_turns, history_for, new_conversation, title_from, visible_conversation
+from .models import Conversation
 from .sse import AnswerStream
 
 router = Router(tags=["questions"])
@@ -54,6 +57,9 @@ class AskIn(Schema):
     history: list[HistoryTurn] = Field(default_factory=list, max_length=MAX_HISTORY_TURNS)
     cardMentions: list[CardName] = Field(default_factory=list, max_length=50)
     stickyCardMentions: list[CardName] = Field(default_factory=list, max_length=80)
+    # A follow-up in this conversation: its booklets and its last turns (not `extensions` nor
+    # `history`); left out, a new conversation starts and `meta` names it.
+    conversationId: UUID | None = None
 
     @field_validator("question")
     @classmethod
@@ -65,6 +71,7 @@ class AskIn(Schema):
 
 class AnswerOut(Schema):
     questionId: str
+    conversationId: str | None
     status: str
     question: str
     answer: str
@@ -78,6 +85,7 @@ class AnswerOut(Schema):
 
 class PendingOut(Schema):
     questionId: str
+    conversationId: str | None
     status: str
 
 
@@ -119,15 +127,47 @@ def too_many_requests(request, wait) -> JsonResponse:
     return response
 
 
-def _unsaved(request, payload: AskIn, game: Game, extensions: list):
+@dataclass(frozen=True)
+class FollowUp:
+    """What a question asked within a conversation takes from it."""
+
+    conversation: Conversation
+    extensions: list
+    history: list[dict]
+    sticky: list[str]  # the cards its last turn kept, when the client sends none
+
+
+def find_follow_up(user, conversation_id) -> FollowUp:
+    """The caller's own conversation (an anonymous one by its id), or Http404. Staff ask
+    only in their own: a turn would otherwise land in another player's conversation."""
+    conversation = visible_conversation(user, conversation_id, own=True)
+    last = current_turns(conversation).last()
+    return FollowUp(
+        conversation=conversation,
+        extensions=chosen_extensions(conversation),
+        history=history_for(conversation),
+        sticky=last.sticky_cards_after() if last else [],
+    )
+
+
+def _unsaved(request, payload: AskIn, game: Game, extensions: list, follow_up: FollowUp | None):
+    user = asking_user(request)
+    if follow_up is None:  # the first turn of a new conversation, stored with the question
+        conversation = new_conversation(
+            user=user, game=game, every_booklet=payload.extensions is None, title=title_from(payload.question)
+        )
+        history = [turn.dict() for turn in payload.history]
+    else:
+        conversation, extensions, history = follow_up.conversation, follow_up.extensions, follow_up.history
     return new_question(
         game=game,
         text=payload.question,
         extensions=extensions,
-        history=[turn.dict() for turn in payload.history],
+        history=history,
         card_mentions=payload.cardMentions,
-        sticky_card_mentions=payload.stickyCardMentions,
-        user=asking_user(request),
+        sticky_card_mentions=payload.stickyCardMentions or (follow_up.sticky if follow_up else []),
+        user=user,
+        conversation=conversation,
     )
 
 
@@ -149,20 +189,29 @@ async def ask_stream(request, payload: AskIn):
         game = await lookups.coalesced(("game", payload.gameId), find_game, payload.gameId)
     if game is None:
         return invalid("gameId", "jeu inconnu")
+    follow_up = None
+    if payload.conversationId is not None:
+        follow_up = await executors.setup_async(find_follow_up)(asking_user(request), payload.conversationId)
+        if follow_up.conversation.game_id != game.pk:
+            return invalid("conversationId", "conversation sur un autre jeu")
     extensions = []
-    if payload.extensions is None or payload.extensions:
+    if follow_up is None and (payload.extensions is None or payload.extensions):
         wanted = None if payload.extensions is None else set(payload.extensions)
         extensions = await executors.setup_async(find_extensions)(game, wanted)
         if extensions is None:
             return invalid("extensions", "livret inconnu ou d'un autre jeu")
-    checked = _unsaved(request, payload, game, extensions)
+    checked = _unsaved(request, payload, game, extensions, follow_up)
     question = checked[0]
-    stream = AnswerStream(question.pk, settings.ASK_HEARTBEAT_S)
+    stream = AnswerStream(question.pk, settings.ASK_HEARTBEAT_S, question.conversation_id)
     start_answering(question.pk, stream.emit, unsaved=checked)
     response = StreamingHttpResponse(stream.events(), content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
+
+
+def _id(value) -> str | None:
+    return str(value) if value else None
 
 
 def _confidence_level(question) -> str | None:
@@ -182,9 +231,11 @@ def get_answer(request, question_id: UUID):
     """200 with the answer once done (or failed, with `error`), 202 while pending, 404 unknown."""
     question = visible_question(asking_user(request), question_id)
     if not question.is_answered:
-        return Status(202, {"questionId": str(question.pk), "status": question.status})
+        return Status(202, {"questionId": str(question.pk), "conversationId": _id(question.conversation_id),
+                            "status": question.status})  # fmt: skip
     return Status(200, {
         "questionId": str(question.pk),
+        "conversationId": _id(question.conversation_id),
         "status": question.status,
         "question": question.text,
         "answer": question.answer,

@@ -18,16 +18,26 @@ from .models import Conversation, Question
 TITLE_CHARS = 80
 
 
+def new_conversation(*, user, game: Game, every_booklet: bool = True, title: str = "") -> Conversation:
+    """An unsaved conversation, its id already set (the ask stream's `meta` names it before
+    anything is written; `save_conversation` stores it with the first question)."""
+    return Conversation(user=user, game=game, every_booklet=every_booklet, title=title[:TITLE_CHARS])
+
+
+def save_conversation(conversation: Conversation, extensions=()) -> Conversation:
+    """Store a new conversation and, unless it asks about every booklet, its chosen ones."""
+    with transaction.atomic():
+        conversation.save(force_insert=True)
+        if extensions and not conversation.every_booklet:
+            conversation.extensions.set(extensions)
+    return conversation
+
+
 def start_conversation(*, user, game: Game, extensions=None, title: str = "") -> Conversation:
     """A new conversation of `user` (None: anonymous) about `game`. `extensions` None means
     every booklet of the game, present and future; a list (maybe empty) means those."""
-    with transaction.atomic():
-        conversation = Conversation.objects.create(
-            user=user, game=game, every_booklet=extensions is None, title=title[:TITLE_CHARS]
-        )
-        if extensions:
-            conversation.extensions.set(extensions)
-    return conversation
+    conversation = new_conversation(user=user, game=game, every_booklet=extensions is None, title=title)
+    return save_conversation(conversation, extensions or ())
 
 
 def chosen_extensions(conversation: Conversation) -> list:

@@ -7,6 +7,7 @@ from django.db import transaction
 
 from games.models import Game
 
+from ..conversations import save_conversation
 from ..models import Conversation, Question
 
 
@@ -31,7 +32,12 @@ def new_question(
 
 
 def save_question(question: Question, extensions) -> Question:
+    """Store the question and its booklets; a conversation it starts (unsaved, from
+    `conversations.new_conversation`) is stored first, choosing the same booklets."""
     with transaction.atomic():
+        conversation = question.conversation if question.conversation_id is not None else None
+        if conversation is not None and conversation._state.adding:
+            save_conversation(conversation, extensions)
         question.save(force_insert=True)
         if extensions:
             question.extensions.set(extensions)
