@@ -57,13 +57,24 @@ def get_health(request):
     return Status(503 if down else 200, body)
 
 
+from ninja.security import django_auth_is_staff  # noqa: E402
+
 from games.api import router as games_router  # noqa: E402
+from games.api_decks import router as decks_router  # noqa: E402
 from ingest.api import router as ingest_router  # noqa: E402
 from questions.api import router as questions_router  # noqa: E402
+from questions.api_conversations import router as conversations_router  # noqa: E402
+from questions.api_tokens import router as tokens_router  # noqa: E402
+from questions.auth import ASK_AUTH, StaffApiTokenAuth  # noqa: E402
 
 # One router per app under its own prefix. The ingest router keeps the reference's URLs
 # (`POST /api/games/ingest`, `DELETE /api/games/{id}/scheduled`, `/api/ingest/{id}/…`),
 # which span two prefixes, so it is mounted at the root.
+# Ingest is staff only, by a staff member's API token or session; decks are for whoever may
+# ask (ingest and games cannot import the questions app, where tokens live: the auth is given here).
 api.add_router("/games", games_router)
-api.add_router("/", ingest_router)
+api.add_router("/", ingest_router, auth=[StaffApiTokenAuth(), django_auth_is_staff])
 api.add_router("/ask", questions_router)
+api.add_router("/", conversations_router)  # /conversations… and PUT /ask/{id}/feedback
+api.add_router("/tokens", tokens_router)
+api.add_router("/decks", decks_router, auth=ASK_AUTH)

@@ -65,6 +65,16 @@ class ApiTokenAuth(HttpBearer):
         return api_token.user
 
 
+class StaffApiTokenAuth(ApiTokenAuth):
+    """A staff member's token (the ingest endpoints); a player's token gets 403."""
+
+    def authenticate(self, request, token: str):
+        user = super().authenticate(request, token)
+        if not user.is_staff:
+            raise HttpError(403, _("Réservé à l'équipe d'administration."))
+        return user
+
+
 class AsyncApiTokenAuth(ApiTokenAuth):
     """The same check for async views: a token seen in the last ASK_LOOKUP_CACHE_S is taken
     from `lookups.tokens`; otherwise it is looked up in the ask setup pool (`coalesced`). Its
