@@ -1,7 +1,6 @@
 """JSON endpoints of the questions app (mounted under /api/): ask (SSE) and poll."""
 
 import math
-from dataclasses import dataclass
 from typing import Annotated
 from uuid import UUID
 
@@ -23,8 +22,7 @@ from .access import visible_question
 from .ask_flow.background import start_answering
 from .ask_flow.intake import new_question
 from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
-from .conversations import chosen_extensions, current_turns, history_for, new_conversation, title_from, visible_conversation
-from .models import Conversation
+from .conversations import FollowUp, follow_up_in, new_conversation, title_from
 from .sse import AnswerStream
 
 router = Router(tags=["questions"])
@@ -127,29 +125,6 @@ def too_many_requests(request, wait) -> JsonResponse:
     return response
 
 
-@dataclass(frozen=True)
-class FollowUp:
-    """What a question asked within a conversation takes from it."""
-
-    conversation: Conversation
-    extensions: list
-    history: list[dict]
-    sticky: list[str]  # the cards its last turn kept, when the client sends none
-
-
-def find_follow_up(user, conversation_id) -> FollowUp:
-    """The caller's own conversation (an anonymous one by its id), or Http404. Staff ask
-    only in their own: a turn would otherwise land in another player's conversation."""
-    conversation = visible_conversation(user, conversation_id, own=True)
-    last = current_turns(conversation).last()
-    return FollowUp(
-        conversation=conversation,
-        extensions=chosen_extensions(conversation),
-        history=history_for(conversation),
-        sticky=last.sticky_cards_after() if last else [],
-    )
-
-
 def _unsaved(request, payload: AskIn, game: Game, extensions: list, follow_up: FollowUp | None):
     user = asking_user(request)
     if follow_up is None:  # the first turn of a new conversation, stored with the question
@@ -178,9 +153,10 @@ async def ask_stream(request, payload: AskIn):
     """Ask a question; the answer streams as server-sent events (docs/asking.md).
 
     Nothing here waits for other streams: a game asked about in the last ASK_LOOKUP_CACHE_S
-    needs no lookup (questions/lookups.py), other lookups run in the ask setup pool
-    (runtime/executors.py), not on Django's thread-sensitive thread. The Question row is saved
-    in the save pool while `meta` is sent; the answer then waits for the answer pool."""
+    needs no lookup (questions/lookups.py), other lookups (a follow-up's conversation) run in
+    the ask setup pool (runtime/executors.py), not on Django's thread-sensitive thread. The
+    Question row (and the conversation a first question starts) is saved in the save pool
+    while `meta` is sent; the answer then waits for the answer pool."""
     limited, wait = await executors.setup_async(over_limit)(request)
     if limited:
         return too_many_requests(request, wait)
@@ -191,7 +167,7 @@ async def ask_stream(request, payload: AskIn):
         return invalid("gameId", "jeu inconnu")
     follow_up = None
     if payload.conversationId is not None:
-        follow_up = await executors.setup_async(find_follow_up)(asking_user(request), payload.conversationId)
+        follow_up = await executors.setup_async(follow_up_in)(asking_user(request), payload.conversationId)
         if follow_up.conversation.game_id != game.pk:
             return invalid("conversationId", "conversation sur un autre jeu")
     extensions = []

@@ -4,6 +4,7 @@ both go through here."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from uuid import UUID
 
 from django.db import transaction
@@ -69,6 +70,29 @@ def visible_conversation(user, conversation_id: UUID, *, own: bool = False) -> C
     if not (is_owner or (user is not None and user.is_staff and not own)):
         raise Http404
     return conversation
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """What a question asked within a conversation takes from it."""
+
+    conversation: Conversation
+    extensions: list  # its booklets
+    history: list[dict]  # its last answered turns
+    sticky: list[str]  # the cards its last turn kept (for a client that sends none)
+
+
+def follow_up_in(user, conversation_id: UUID) -> FollowUp:
+    """A follow-up in `user`'s own conversation (an anonymous one: by its id), or Http404.
+    Staff too ask only in their own: their turn would land in another player's conversation."""
+    conversation = visible_conversation(user, conversation_id, own=True)
+    last = current_turns(conversation).last()
+    return FollowUp(
+        conversation=conversation,
+        extensions=chosen_extensions(conversation),
+        history=history_for(conversation),
+        sticky=last.sticky_cards_after() if last else [],
+    )
 
 
 def current_turns(conversation: Conversation):
