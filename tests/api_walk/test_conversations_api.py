@@ -103,6 +103,7 @@ def test_staff_see_and_may_delete_every_conversation(client, alice, bobs):
     headers = bearer(alice)
     assert [c["id"] for c in client.get("/api/conversations", headers=headers).json()["items"]] == [str(bobs.pk)]
     assert client.get(f"/api/conversations/{bobs.pk}/questions", headers=headers).json()["count"] == 2
+    assert client.get(f"/api/conversations/{bobs.pk}", headers=headers).json()["user"] == "bob"
     assert client.delete(f"/api/conversations/{bobs.pk}", headers=headers).status_code == 204
     assert not Conversation.objects.exists() and not Question.objects.exists()
 

@@ -115,3 +115,13 @@ def test_the_python_walk_of_the_docs_is_valid_python_on_the_same_urls():
     compile(script, "docs/api.md", "exec")
     for url in ("/api/tokens", "/api/games", "/api/games/ingest", "events_url", "/api/ask/stream", "/feedback"):
         assert url in script
+
+
+@pytest.mark.django_db
+def test_the_new_endpoints_are_in_the_openapi_schema(client):
+    paths = client.get("/api/openapi.json").json()["paths"]
+    for path in ("/api/conversations", "/api/conversations/{conversation_id}", "/api/conversations/{conversation_id}/questions",
+                 "/api/ask/{question_id}/feedback", "/api/tokens", "/api/tokens/{token_id}", "/api/decks",
+                 "/api/decks/validate"):  # fmt: skip
+        assert path in paths
+    assert "conversationId" in client.get("/api/openapi.json").json()["components"]["schemas"]["AskIn"]["properties"]
