@@ -101,11 +101,8 @@ def find_game(game_id):
     return game
 
 
-def find_extensions(game: Game, wanted: set | None) -> list | None:
-    """The game's booklets with these ids, or None when one is unknown or another game's;
-    every booklet of the game when the client named none (`wanted` None)."""
-    if wanted is None:
-        return list(Extension.objects.filter(game=game).order_by("name"))
+def find_extensions(game: Game, wanted: set) -> list | None:
+    """The game's booklets with these ids, or None when one is unknown or another game's."""
     extensions = list(Extension.objects.filter(game=game, pk__in=wanted))
     return extensions if len(extensions) == len(wanted) else None
 
@@ -125,7 +122,7 @@ def too_many_requests(request, wait) -> JsonResponse:
     return response
 
 
-def _unsaved(request, payload: AskIn, game: Game, extensions: list, follow_up: FollowUp | None):
+def _unsaved(request, payload: AskIn, game: Game, extensions: list | None, follow_up: FollowUp | None):
     user = asking_user(request)
     if follow_up is None:  # the first turn of a new conversation, stored with the question
         conversation = new_conversation(
@@ -170,10 +167,10 @@ async def ask_stream(request, payload: AskIn):
         follow_up = await executors.setup_async(follow_up_in)(asking_user(request), payload.conversationId)
         if follow_up.conversation.game_id != game.pk:
             return invalid("conversationId", "conversation sur un autre jeu")
-    extensions = []
-    if follow_up is None and (payload.extensions is None or payload.extensions):
-        wanted = None if payload.extensions is None else set(payload.extensions)
-        extensions = await executors.setup_async(find_extensions)(game, wanted)
+    # None: every booklet of the game, looked up when the question is saved (after `meta`)
+    extensions = None if payload.extensions is None else []
+    if follow_up is None and payload.extensions:
+        extensions = await executors.setup_async(find_extensions)(game, set(payload.extensions))
         if extensions is None:
             return invalid("extensions", "livret inconnu ou d'un autre jeu")
     checked = _unsaved(request, payload, game, extensions, follow_up)

@@ -77,7 +77,7 @@ class FollowUp:
     """What a question asked within a conversation takes from it."""
 
     conversation: Conversation
-    extensions: list  # its booklets
+    extensions: list | None  # its booklets; None: every one, looked up when the question is saved
     history: list[dict]  # its last answered turns
     sticky: list[str]  # the cards its last turn kept (for a client that sends none)
 
@@ -89,7 +89,7 @@ def follow_up_in(user, conversation_id: UUID) -> FollowUp:
     last = current_turns(conversation).last()
     return FollowUp(
         conversation=conversation,
-        extensions=chosen_extensions(conversation),
+        extensions=None if conversation.every_booklet else chosen_extensions(conversation),
         history=history_for(conversation),
         sticky=last.sticky_cards_after() if last else [],
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.models import Game
+from games.models import Extension, Game
 
 from ..conversations import save_conversation
 from ..models import Conversation, Question
@@ -15,7 +15,8 @@ def new_question(
     *, game: Game, text: str, extensions=(), history=(), card_mentions=(), sticky_card_mentions=(), user=None,
     conversation=None, replaces=None,
 ) -> tuple[Question, list]:
-    """An unsaved Question (its id already set) and its booklets, for `save_question`. In a
+    """An unsaved Question (its id already set) and its booklets, for `save_question`
+    (`extensions` None: every booklet of the game). In a
     `conversation`, the caller passes the conversation's history (questions.conversations.
     history_for) and booklets."""
     question = Question(
@@ -28,17 +29,21 @@ def new_question(
         conversation=conversation,
         replaces=replaces,
     )
-    return question, list(extensions)
+    return question, None if extensions is None else list(extensions)
 
 
 def save_question(question: Question, extensions) -> Question:
-    """Store the question and its booklets; a conversation it starts (unsaved, from
-    `conversations.new_conversation`) is stored first, choosing the same booklets."""
+    """Save it with its booklets; `extensions` None means every booklet of the game, looked up
+    here, in the save pool, so the stream's `meta` never waits for it. A conversation the
+    question starts (unsaved, from `conversations.new_conversation`) is stored first, with the
+    same booklets."""
     with transaction.atomic():
         conversation = question.conversation if question.conversation_id is not None else None
         if conversation is not None and conversation._state.adding:
-            save_conversation(conversation, extensions)
+            save_conversation(conversation, extensions or ())
         question.save(force_insert=True)
+        if extensions is None:
+            extensions = list(Extension.objects.filter(game_id=question.game_id))
         if extensions:
             question.extensions.set(extensions)
         if question.conversation_id is not None:  # the conversation moves to the top of the list
