@@ -4,8 +4,9 @@ its exports (plain text; Magic: MTG Arena and the MTGO `.dek` XML).
 
 Building calls the LLM when one is configured (up to three generations; minutes with a slow
 backend) and answers when the list is done; without an LLM the list is built from the
-catalog in seconds. Who may call them is set where the router is mounted
-(oracle_site/api.py: the ask endpoints' authentication)."""
+catalog in seconds. It runs in the ask answer pool, queued with the chat's answers. Who may
+call them is set where the router is mounted (oracle_site/api.py: the ask endpoints'
+authentication)."""
 
 from typing import Annotated
 from uuid import UUID
@@ -16,6 +17,7 @@ from ninja import Field, Router, Schema
 from ninja.errors import ValidationError
 from ninja.security import SessionAuth
 
+from runtime import executors
 from runtime.ratelimit import ask_throttles
 
 from .card_indexing import card_payload
@@ -84,7 +86,10 @@ def build_deck(request, payload: DeckRequestIn):
     anchors = list({card.pk: card_payload(card) for card in cards.values()}.values())
     names = [anchor["card_name"] for anchor in anchors]
     question = deck_question(format=payload.format, anchors=names, constraints=payload.constraints)
-    deck = ask_deckbuilding(game=game, question=question, mentioned_cards=anchors)
+    # In the answer pool: a deck costs what an answer does (embedding, LLM), so it waits for one
+    # of ASK_MAX_CONCURRENT_ANSWERS threads like the chat's questions.
+    building = executors.ask_answer().submit(ask_deckbuilding, game=game, question=question, mentioned_cards=anchors)
+    deck = building.result()
     built = deck.done_extra["deck"]
     return {
         "sections": deck.sections, "validation": built["validation"], "spec": built["spec"],

@@ -41,6 +41,7 @@ def post(client, url, body, headers=None):
 
 
 @pytest.mark.slow
+@pytest.mark.django_db(transaction=True)  # built in the answer pool, on another connection
 def test_a_standard_request_around_two_anchors_gives_a_legal_list_with_its_exports(client, bob, dominaria):
     body = {"gameId": str(dominaria.pk), "format": "Standard", "anchors": ["Llanowar Elves", "academy drake"],
             "constraints": "Un deck tempo vert-bleu."}  # fmt: skip
