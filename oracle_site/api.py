@@ -101,14 +101,23 @@ def get_health(request):
 
 from games.api import router as games_router  # noqa: E402
 from games.api_booklets import router as booklets_router  # noqa: E402
+from games.api_decks import router as decks_router  # noqa: E402
 from ingest.api import router as ingest_router  # noqa: E402
 from questions.api import router as questions_router  # noqa: E402
+from questions.api_conversations import router as conversations_router  # noqa: E402
+from questions.api_tokens import router as tokens_router  # noqa: E402
 
 # One router per app under its own prefix. The ingest router keeps the reference's URLs
 # (`POST /api/games/ingest`, `DELETE /api/games/{id}/scheduled`, `/api/ingest/{id}/…`),
 # which span two prefixes, so it is mounted at the root.
 # The ingest router comes first: its `/api/games/ingest` must win over `/api/games/{game_id}`.
+# Its operations are staff only (runtime.api_access.STAFF: a staff token or session; a player
+# gets 403). Decks are for whoever may ask (games cannot import the questions app, where the
+# credentials live: the auth is given here).
 api.add_router("/", ingest_router)
 api.add_router("/games", games_router)
 api.add_router("/booklets", booklets_router)
 api.add_router("/ask", questions_router)
+api.add_router("/", conversations_router)  # /conversations… and PUT /ask/{id}/feedback
+api.add_router("/tokens", tokens_router)
+api.add_router("/decks", decks_router, auth=ASK_AUTH)
