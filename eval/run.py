@@ -210,7 +210,7 @@ def main(argv=None) -> int:
     modes = [m for m in args.modes.split(",") if m]
     rows, mode_rows = evaluate(questions, modes, reranker=reranker(), with_history=args.with_history)
     report = build_report(rows, mode_rows)
-    print_report(report, split=args.split)
+    print_report(report, split="every" if args.cases else args.split)
     print(f"\n{len(rows)} questions ({args.cases or args.split + ' split'}) in {time.perf_counter() - start:.1f} s "
           f"(embedder {settings.EMBEDDINGS_BACKEND}, rerank {'on' if settings.RERANK_URL else 'off'}, "
           f"history {'prepended' if args.with_history else 'as the ask flow uses it (rag.followup)'})")
