@@ -40,13 +40,14 @@ _TRAILING_PARENS = re.compile(r"\s*\([^)]*\)\s*$")
 _WEB = re.compile(r"www\.|https?:|\.(?:org|com|net|fr)\b", re.IGNORECASE)
 _FR_ARTICLE = re.compile(r"^(?:(le|la|les|un|une|des|du)\s+|(l)['’])", re.IGNORECASE)
 
-# Sections that are not rules a player asks about (folded: lower case, no accents).
+# Sections that are not rules a player asks about (folded: lower case, no accents); a heading
+# is generic when it is one of these words (or its plural), alone or followed by other words.
 GENERIC = (
     "sommaire", "table des matieres", "credit", "remerciement", "merci", "auteur", "illustration",
     "introduction", "presentation", "vue d'ensemble", "apercu", "materiel", "contenu", "composant",
     "index", "licence", "mentions legales", "resume", "a propos", "glossaire", "vocabulaire", "annexe",
-    "note", "conseil", "strategie", "exemple",
-    "contents", "table of contents", "thank", "acknowledg", "license", "overview", "about",
+    "note", "conseils", "strategie", "exemple",
+    "contents", "table of contents", "thank", "acknowledgement", "acknowledgment", "license", "overview", "about",
     "components", "component list", "game contents", "box contents", "summary", "glossary", "appendix",
     "designer", "strategy", "example", "tips", "faq", "game design", "welcome", "bienvenue",
 )
@@ -127,9 +128,11 @@ def clean_heading(heading: str) -> str:
     return " ".join(text.split())
 
 
+_GENERIC_RE = re.compile(r"^(?:" + "|".join(re.escape(key) for key in GENERIC) + r")s?(?![a-z])")
+
+
 def is_generic(heading: str) -> bool:
-    folded = fold(heading)
-    return any(folded == key or folded.startswith(key) for key in GENERIC) or bool(_WEB.search(heading))
+    return bool(_GENERIC_RE.match(fold(heading)) or _WEB.search(heading))
 
 
 def usable(heading: str) -> bool:

@@ -121,3 +121,15 @@ def test_an_expansion_in_another_language_is_not_mixed_in(db):
     with_chunks(game, ["Storm Front > Lightning"], extension=ExtensionFactory(game=game, language="en"))
 
     assert not any("Lightning" in q for q in suggested_questions(game, limit=10))
+
+
+@pytest.mark.parametrize(
+    "heading, generic",
+    [("Crédits & licence", True), ("Sommaire", True), ("Matériel", True), ("Game Contents", True),
+     ("Notes de l'auteur", True), ("arcmage.org - join us!", True),
+     ("Conseil des sages", False), ("Mercenaires", False), ("Combat", False), ("Indexation", False)],
+)
+def test_only_sections_that_are_not_rules_are_skipped(heading, generic):
+    from games.suggestions import is_generic
+
+    assert is_generic(heading) is generic
