@@ -97,3 +97,14 @@ def test_staff_say_where_the_right_passage_is_then_export_from_the_admin(client,
     assert download["Content-Disposition"].startswith('attachment; filename="feedback-')
     [case] = [json.loads(line) for line in download.content.decode().splitlines()]
     assert case["gold"] == [{"booklet": "heat-rain", "page": 3}]
+
+
+def test_exporting_disliked_answers_without_a_page_says_what_is_missing(client, alice, heat):
+    question = disliked(heat, "Where is the pit lane rule?")
+    client.force_login(alice)
+
+    page = client.post(
+        "/admin/questions/question/", {"action": "export_feedback", "_selected_action": [str(question.pk)]}, follow=True
+    ).content.decode()
+
+    assert "Aucun cas à exporter" in page and "(1 sans page)" in page
