@@ -8,7 +8,7 @@ import logging
 from concurrent.futures import Future
 
 from questions.recovery import answering, forget, vouch
-from runtime import executors
+from runtime import executors, live_events
 
 from ..models import Question
 from .context import Emit
@@ -18,7 +18,21 @@ from .intake import save_question
 log = logging.getLogger(__name__)
 
 
-def start_answering(question_id, emit: Emit, unsaved: tuple[Question, list] | None = None) -> Future:
+def publishing(question_id, emit: Emit | None = None) -> Emit:
+    """An emitter that publishes every event of the answer to its live group
+    (`live_events.answer_group`: the chat's event relays listen there), then hands it to
+    `emit` (the JSON API's own stream), if any. Never raises."""
+    group = live_events.answer_group(question_id)
+
+    def publish_and_emit(name: str, data: dict) -> None:
+        live_events.publish(group, name, data)
+        if emit is not None:
+            emit(name, data)
+
+    return publish_and_emit
+
+
+def start_answering(question_id, emit: Emit | None = None, unsaved: tuple[Question, list] | None = None) -> Future:
     """Answer in the background; returns a future that completes once the answer is stored
     (or has failed). The answer goes on when nobody listens any more.
 
@@ -27,6 +41,7 @@ def start_answering(question_id, emit: Emit, unsaved: tuple[Question, list] | No
     answer itself then waits for one of ASK_MAX_CONCURRENT_ANSWERS threads of the answer pool;
     the question is vouched for meanwhile, so no recovery sweep fails it while it queues."""
     finished: Future = Future()
+    emit = publishing(question_id, emit)
 
     def answer() -> None:
         try:
