@@ -72,11 +72,9 @@ def history_note(count: int) -> str:
     """« ↺ n/5 » in words: how many earlier exchanges go back to the Oracle with the question."""
     if not count:
         return ""
-    return _("↺ %(n)s/%(max)s — les %(n)s derniers échanges sont renvoyés à l'Oracle avec votre question") % {
-        "n": count, "max": MAX_HISTORY_TURNS,
-    } if count > 1 else _("↺ 1/%(max)s — le dernier échange est renvoyé à l'Oracle avec votre question") % {
-        "max": MAX_HISTORY_TURNS,
-    }
+    if count == 1:
+        return _("↺ 1/%(max)s : l'Oracle relit le dernier échange") % {"max": MAX_HISTORY_TURNS}
+    return _("↺ %(n)s/%(max)s : l'Oracle relit vos %(n)s derniers échanges") % {"n": count, "max": MAX_HISTORY_TURNS}
 
 
 def player_conversations(request, game: Game) -> list[Conversation]:

@@ -86,8 +86,11 @@ document.body.addEventListener("htmx:sendError", () => {
 // --- following the answers ---------------------------------------------------------------
 
 function follow(turn) {
-  // the sticky question box and the top bar are kept clear by the CSS scroll padding
-  turn?.scrollIntoView({ block: "end" });
+  if (!turn) return;
+  // the last turn: to the page's end, where the sticky question box sits below it; another
+  // turn (regenerated): into view, the CSS scroll padding keeping clear of the box and top bar
+  if (turn === turns.lastElementChild) window.scrollTo({ top: document.documentElement.scrollHeight });
+  else turn.scrollIntoView({ block: "end" });
 }
 
 function nearBottom() {

@@ -109,8 +109,7 @@ def test_the_next_question_carries_the_conversations_history_and_cards(client, b
     assert second.history == [{"question": "Que fait Lightning Bolt ?", "answer": "Trois blessures."}]
     assert second.sticky_card_mentions == ["Lightning Bolt"]
     assert conversation.every_booklet  # every booklet ticked (none here): all of them, present and future
-    assert "le dernier échange est renvoyé" not in response.content.decode()  # two now
-    assert "les 2 derniers échanges sont renvoyés" in response.content.decode()
+    assert "vos 2 derniers échanges" in response.content.decode()  # this one too, once answered
 
 
 def test_a_reload_shows_the_conversations_turns_and_the_list_of_conversations(client, bob, started):
@@ -127,7 +126,7 @@ def test_a_reload_shows_the_conversations_turns_and_the_list_of_conversations(cl
     assert page.index(">Pioche<") < page.index(">Ancienne<")  # newest first
     assert "Celle d'un autre" not in page
     assert f'id="conversation-id" value="{conversation.pk}"' in page
-    assert "↺ 1/5 — le dernier échange est renvoyé" in page  # « ↺ 1/5 » in words
+    assert "↺ 1/5 : l&#x27;Oracle relit le dernier échange" in page  # « ↺ 1/5 » in words
     assert client.get(reverse("oracle-chat-conversation", args=[game.slug, older.pk])).status_code == 200
 
 
