@@ -79,6 +79,5 @@ def done(ctx: AskContext) -> dict:
         "bestScore": ctx.retrieval.best_score,
         "confidence": (ctx.diagnostics.get("confidence") or {}).get("level"),
         "stickyCardMentions": ctx.sticky_after,
-        "stopped": ctx.stopped,
         **ctx.done_extra,
     }
