@@ -23,7 +23,7 @@ def answer_context(question: Question) -> dict:
     score = None if "deck" in question.diagnostics else question.best_score
     extensions = question.game.extensions.all()
     return {
-        "answer_html": render_answer(question.answer, booklets_of(question.game, extensions)) if question.answer else "",
+        "answer_html": render_answer(question.answer, booklets_of(question.game, extensions, for_search=False)) if question.answer else "",
         "confidence": confidence_of(score, question.diagnostics.get("confidence")) if not question.stopped else None,
         "error": question.error,
     }

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from . import chat_events, views
+from . import chat_events, login, views
 
 urlpatterns = [
     path("jeux/<slug:slug>/", views.chat, name="oracle-chat"),
@@ -14,6 +14,6 @@ urlpatterns = [
     path("jeux/<slug:slug>/questions/<uuid:question_id>/regenerate", views.regenerate, name="oracle-chat-regenerate"),
     path("jeux/<slug:slug>/questions/<uuid:question_id>/feedback", views.feedback, name="oracle-chat-feedback"),
     path("jeux/<slug:slug>/questions/<uuid:question_id>/answer", views.answer_fragment, name="oracle-answer-fragment"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="oracle-login"),
+    path("login/", login.LoginView.as_view(), name="oracle-login"),
     path("logout/", auth_views.LogoutView.as_view(), name="oracle-logout"),
 ]

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import push_url
 
+from games import suggestions
 from games.models import Game
 from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
 
@@ -86,12 +87,8 @@ def player_conversations(request, game: Game) -> list[Conversation]:
 
 
 def page_suggestions(game: Game) -> tuple[list[str], str]:
-    """Suggested questions and the box's example, from the game's own headings when the
-    suggestions service is there (games/suggestions.py)."""
-    try:
-        from games import suggestions
-    except ImportError:
-        return [], ""
+    """Suggested questions and the box's example, from the game's own headings
+    (games/suggestions.py)."""
     try:
         return suggestions.suggested_questions(game, limit=3), suggestions.question_placeholder(game)
     except Exception:  # suggestions are a nicety: the chat works without them
