@@ -92,6 +92,9 @@ def test_the_conversation_lasts_reopens_and_a_new_one_starts(browser, live_daphn
     game, _ = course_folle
     page = open_signed_in(browser, live_daphne, bob)
     page.goto(f"/jeux/{game.slug}/")
+    suggestion = page.locator(".suggested-question").first  # from the game's own headings
+    suggestion.click()
+    assert page.input_value("#question") == suggestion.get_attribute("data-question") != ""
     ask(page, "Combien de cartes pioche-t-on ?")
     ask(page, "Et au premier tour ?")
     conversation_url = page.url

@@ -264,3 +264,24 @@ def test_chat_page_is_open_to_anonymous_visitors_when_the_setting_allows(client,
 def test_chat_page_of_unknown_game_is_404(client, bob):
     client.force_login(bob)
     assert client.get(reverse("oracle-chat", args=["nope"])).status_code == 404
+
+
+def test_the_empty_chat_suggests_questions_from_the_games_own_headings(client, bob):
+    from django.utils.html import escape
+
+    from games.suggestions import forget_suggestions, suggested_questions
+    from tests.factories import ChunkFactory
+
+    game = GameFactory(name="Secret Hitler", language="en")
+    paths = ["GAMEPLAY"] + ["GAMEPLAY > ELECTION"] * 8 + ["GAMEPLAY > LEGISLATIVE SESSION"] * 6 + ["SETUP"] * 3
+    for ordinal, path in enumerate(paths):
+        ChunkFactory(game=game, ordinal=ordinal, hierarchy_path=path)
+    forget_suggestions()
+    client.force_login(bob)
+
+    page = client.get(reverse("oracle-chat", args=[game.slug])).content.decode()
+
+    expected = suggested_questions(game)
+    assert expected and all(f'data-question="{escape(text)}"' in page for text in expected)
+    assert 'placeholder="E.g.: ' in page
+    forget_suggestions()
