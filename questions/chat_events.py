@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from runtime import executors, live_events
 
 from .access import visible_question
+from .ask_flow.background import streamed_so_far
 from .chat_turns import turn_context
 from .models import Question
 
@@ -68,9 +69,14 @@ async def relay(question_id, heartbeat_s: float):
             yield sse("done", await executors.setup_async(_final_html)(question_id))
             return
         yield ": listening\n\n"
+        seen, text = streamed_so_far(question_id)  # a late listener (a reload) starts from there
+        if text:
+            yield sse("token", token_html(text))
         quiet = 0
         while True:
             event = await events.receive(heartbeat_s)
+            if event is not None and event.id is not None and int(event.id) <= seen:
+                continue  # already in the text sent above
             if event is None:
                 quiet += 1
                 if quiet % RECHECK_EVERY == 0:

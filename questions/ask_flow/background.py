@@ -5,6 +5,7 @@ pool (runtime/executors.py)."""
 from __future__ import annotations
 
 import logging
+import threading
 from concurrent.futures import Future
 
 from questions.recovery import answering, forget, vouch
@@ -18,14 +19,36 @@ from .intake import save_question
 log = logging.getLogger(__name__)
 
 
+_streamed_lock = threading.Lock()
+_streamed: dict[str, tuple[int, list[str]]] = {}  # answers being written here: (last event id, token texts)
+
+
+def streamed_so_far(question_id) -> tuple[int, str]:
+    """The id of the last event published for this answer by this process and the text its
+    tokens carried so far ((0, "") when none): a relay that subscribes late starts from
+    there and skips the events up to that id."""
+    with _streamed_lock:
+        last_id, parts = _streamed.get(str(question_id), (0, []))
+        return last_id, "".join(parts)
+
+
 def publishing(question_id, emit: Emit | None = None) -> Emit:
     """An emitter that publishes every event of the answer to its live group
-    (`live_events.answer_group`: the chat's event relays listen there), then hands it to
-    `emit` (the JSON API's own stream), if any. Never raises."""
+    (`live_events.answer_group`: the chat's event relays listen there; ids 1, 2, … in order),
+    then hands it to `emit` (the JSON API's own stream), if any. Never raises."""
     group = live_events.answer_group(question_id)
+    key = str(question_id)
 
     def publish_and_emit(name: str, data: dict) -> None:
-        live_events.publish(group, name, data)
+        with _streamed_lock:
+            last_id, parts = _streamed.get(key, (0, []))
+            if name == "token":
+                parts = parts + [data.get("text", "")]
+            if name in ("done", "error"):
+                _streamed.pop(key, None)
+            else:
+                _streamed[key] = (last_id + 1, parts)
+            live_events.publish(group, name, data, event_id=last_id + 1)
         if emit is not None:
             emit(name, data)
 

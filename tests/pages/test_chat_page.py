@@ -285,3 +285,37 @@ def test_the_empty_chat_suggests_questions_from_the_games_own_headings(client, b
     assert expected and all(f'data-question="{escape(text)}"' in page for text in expected)
     assert 'placeholder="E.g.: ' in page
     forget_suggestions()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_late_listener_gets_the_text_streamed_before_it_came_then_the_rest_once(bob):
+    """A reload while the answer streams: the relay starts with what was already written."""
+    from questions.ask_flow.background import publishing
+    from questions.chat_events import relay
+
+    game = GameFactory(name="Heat")
+    question = create_question(game=game, text="Q ?", user=bob)
+    emit = publishing(question.pk)
+    emit("phase", {"label": "L'Oracle rédige sa réponse"})
+    emit("token", {"text": "Sept "})
+    emit("token", {"text": "cartes"})
+
+    async def collect():
+        out = []
+        async for chunk in relay(question.pk, heartbeat_s=5):
+            out.append(chunk)
+            if chunk.startswith(": listening"):
+                threading.Thread(target=rest).start()
+        return "".join(out)
+
+    def rest():
+        emit("token", {"text": " en tout."})
+        answered(Question.objects.get(pk=question.pk), "Sept cartes en tout.")
+        emit("done", {"fullAnswer": "Sept cartes en tout."})
+
+    stream = asyncio.run(collect())
+
+    tokens = [block.split("data: ", 1)[1] for block in stream.split("\n\n") if block.startswith("event: token")]
+    assert tokens[0].startswith("<span>Sept cartes")  # the text written before it listened
+    assert "".join(tokens).replace("</span><span>", "") == "<span>Sept cartes en tout.</span>"  # nothing twice
+    assert "event: done" in stream
