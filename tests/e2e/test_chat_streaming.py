@@ -162,3 +162,22 @@ def test_the_chat_on_a_phone(browser, live_daphne, course_folle, bob):
     box = page.locator(".turn .turn-actions").bounding_box()
     form = page.locator("#ask-form").bounding_box()
     assert box["y"] + box["height"] <= form["y"] + 1  # the question box does not hide the answer's end
+
+
+def test_a_reload_while_the_answer_streams_picks_it_up_where_it_was(browser, live_daphne, course_folle, bob):
+    game, _ = course_folle
+    page = open_signed_in(browser, live_daphne, bob)
+    page.goto(f"/jeux/{game.slug}/")
+    page.fill("#question", "Combien de cartes pioche-t-on ?")
+    page.click("#ask-button")
+    page.wait_for_function("() => document.querySelector('.turn[data-state=live] .answer')?.textContent.length > 30")
+    page.wait_for_url(CONVERSATION_URL)
+
+    page.reload()
+
+    page.locator(".turn[data-state=live][sse-connect]").wait_for()
+    page.wait_for_function(  # the text written before the reload comes back first
+        "() => document.querySelector('.turn[data-state=live] .answer')?.textContent.startsWith('Le joueur actif pioche')")
+    page.wait_for_selector(".turn[data-state=done]", timeout=60_000)
+    assert page.locator(".turn a.citation", has_text="Course Folle, p.2").count() == REPEAT
+    assert Question.objects.count() == 1
