@@ -69,7 +69,9 @@ async def relay(question_id, heartbeat_s: float):
             yield sse("done", await executors.setup_async(_final_html)(question_id))
             return
         yield ": listening\n\n"
-        seen, text = streamed_so_far(question_id)  # a late listener (a reload) starts from there
+        seen, text, phase = streamed_so_far(question_id)  # a late listener (a reload) starts from there
+        if phase:
+            yield sse("phase", escape(phase))
         if text:
             yield sse("token", token_html(text))
         quiet = 0

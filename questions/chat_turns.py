@@ -8,6 +8,7 @@ import json
 
 from django.urls import reverse
 
+from .ask_flow.background import streamed_so_far
 from .booklets import booklets_of
 from .confidence import confidence_of
 from .models import Question
@@ -68,6 +69,7 @@ def turn_context(question: Question, *, poll_try: int | None = None, deck: dict 
     context = {"question": question, "state": state, "urls": urls_of(question), "deck": deck}
     if state == "polling":
         context["next_poll"] = f"{context['urls']['poll']}?try={poll_try + 1}"
+        context["streamed"] = streamed_so_far(question.pk)[1]  # written so far (answered in this process)
     if question.is_answered:
         context.update(answer_context(question))
         context["diagnostics"] = diagnostics_of(question)

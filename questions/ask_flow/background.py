@@ -20,16 +20,17 @@ log = logging.getLogger(__name__)
 
 
 _streamed_lock = threading.Lock()
-_streamed: dict[str, tuple[int, list[str]]] = {}  # answers being written here: (last event id, token texts)
+# answers being written in this process: (last event id, token texts, last phase label)
+_streamed: dict[str, tuple[int, list[str], str]] = {}
 
 
-def streamed_so_far(question_id) -> tuple[int, str]:
-    """The id of the last event published for this answer by this process and the text its
-    tokens carried so far ((0, "") when none): a relay that subscribes late starts from
-    there and skips the events up to that id."""
+def streamed_so_far(question_id) -> tuple[int, str, str]:
+    """The id of the last event published for this answer by this process, the text its
+    tokens carried so far and the last phase's label ((0, "", "") when none): a relay that
+    subscribes late starts from there and skips the events up to that id."""
     with _streamed_lock:
-        last_id, parts = _streamed.get(str(question_id), (0, []))
-        return last_id, "".join(parts)
+        last_id, parts, phase = _streamed.get(str(question_id), (0, [], ""))
+        return last_id, "".join(parts), phase
 
 
 def publishing(question_id, emit: Emit | None = None) -> Emit:
@@ -41,13 +42,15 @@ def publishing(question_id, emit: Emit | None = None) -> Emit:
 
     def publish_and_emit(name: str, data: dict) -> None:
         with _streamed_lock:
-            last_id, parts = _streamed.get(key, (0, []))
+            last_id, parts, phase = _streamed.get(key, (0, [], ""))
             if name == "token":
-                parts = parts + [data.get("text", "")]
+                parts.append(data.get("text", ""))
+            elif name == "phase":
+                phase = data.get("label", "")
             if name in ("done", "error"):
                 _streamed.pop(key, None)
             else:
-                _streamed[key] = (last_id + 1, parts)
+                _streamed[key] = (last_id + 1, parts, phase)
             live_events.publish(group, name, data, event_id=last_id + 1)
         if emit is not None:
             emit(name, data)
