@@ -319,3 +319,15 @@ def test_a_late_listener_gets_the_text_streamed_before_it_came_then_the_rest_onc
     assert tokens[0].startswith("<span>Sept cartes")  # the text written before it listened
     assert "".join(tokens).replace("</span><span>", "") == "<span>Sept cartes en tout.</span>"  # nothing twice
     assert "event: done" in stream
+
+
+def test_the_chat_in_english(client, bob):
+    game = GameFactory(card_game=Game.CardGame.MTG)
+    conversation = start_conversation(user=bob, game=game, title="T")
+    answered(create_question(game=game, text="Q ?", user=bob, conversation=conversation), "A")
+    client.force_login(bob)
+    client.cookies["django_language"] = "en"
+    page = client.get(reverse("oracle-chat-conversation", args=[game.slug, conversation.pk])).content.decode()
+    for text in ["New conversation", "Your conversations (1)", "Copy", "Regenerate", "Helpful", "Not helpful",
+                 "Type @ to cite a card.", "the Oracle rereads the last exchange"]:
+        assert text in page, text
