@@ -145,6 +145,11 @@ def test_stop_keeps_the_partial_answer_and_feedback_is_stored(browser, live_daph
     stopped.refresh_from_db()
     assert stopped.rating == -1 and stopped.feedback_comment == "Il manque la règle du premier tour."
 
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.click(".turn .copy-answer")
+    page.wait_for_selector(".turn .copy-answer:has-text('Copié !')")
+    assert page.evaluate("navigator.clipboard.readText()") == page.inner_text(".turn .answer-body")
+
     page.click(".turn .regenerate-answer")
     page.wait_for_selector(".turn[data-state=done]:not(:has(.stopped-note))", timeout=60_000)
     again = Question.objects.get(replaces=stopped)
