@@ -331,3 +331,15 @@ def test_the_chat_in_english(client, bob):
     for text in ["New conversation", "Your conversations (1)", "Copy", "Regenerate", "Helpful", "Not helpful",
                  "Type @ to cite a card.", "the Oracle rereads the last exchange"]:
         assert text in page, text
+
+
+def test_an_empty_or_too_long_question_is_refused_with_a_reason(client, bob, started):
+    game = GameFactory()
+    client.force_login(bob)
+    empty = ask(client, game, "   ")
+    too_long = ask(client, game, "x" * 501)
+    bad_cards = ask(client, game, "Q ?", card_mentions="[1, 2]")
+    assert (empty.status_code, too_long.status_code, bad_cards.status_code) == (400, 400, 400)
+    assert "Écrivez d'abord votre question." in empty.content.decode()
+    assert "500 caractères" in too_long.content.decode()
+    assert not Question.objects.exists() and not Conversation.objects.exists() and started == []
