@@ -162,11 +162,13 @@ def test_the_chat_on_a_phone(browser, live_daphne, course_folle, bob):
     page = open_signed_in(browser, live_daphne, bob, viewport={"width": 390, "height": 844})
     page.goto(f"/jeux/{game.slug}/")
     ask(page, "Combien de cartes pioche-t-on ?")
+    # the page follows the answer to its end: the sticky question box does not hide it
+    page.wait_for_function("""() => {
+        const actions = document.querySelector('.turn .turn-actions').getBoundingClientRect();
+        return actions.bottom <= document.getElementById('ask-form').getBoundingClientRect().top + 1; }""",
+                           timeout=5_000)
     docs_screenshot(page, "chat-phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    box = page.locator(".turn .turn-actions").bounding_box()
-    form = page.locator("#ask-form").bounding_box()
-    assert box["y"] + box["height"] <= form["y"] + 1  # the question box does not hide the answer's end
 
 
 def test_a_reload_while_the_answer_streams_picks_it_up_where_it_was(browser, live_daphne, course_folle, bob):
