@@ -31,7 +31,6 @@ from .conversations import (
 )  # fmt: skip
 from .models import Conversation, Question
 
-ANY_QUESTION = UUID(int=0)
 MAX_MENTIONS = 50
 MAX_CARD_NAME = 200
 LISTED_CONVERSATIONS = 30
