@@ -11,7 +11,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 # The pages a visitor reaches by asking: the chat and its answers.
-ASKING_PAGES = {"oracle-chat", "oracle-answer-fragment"}
+ASKING_PAGES = {"oracle-chat", "oracle-chat-conversation", "oracle-chat-turn", "oracle-answer-fragment"}
 
 
 def wants_to_ask(next_url: str) -> bool:
