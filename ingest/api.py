@@ -138,7 +138,8 @@ async def stream_job_events(request, job_id: UUID, last_event_id: int = 0):
     start = int(header) if header.isdigit() else last_event_id
     collection = job.booklet.collection
     response = StreamingHttpResponse(
-        event_stream(job.pk, start, on_done=lambda: sync_index(collection), heartbeat_s=settings.INGEST_SSE_HEARTBEAT_S),
+        event_stream(job.pk, start, on_done=lambda: sync_index(collection), heartbeat_s=settings.INGEST_SSE_HEARTBEAT_S,
+                     fallback_poll_s=settings.INGEST_SSE_FALLBACK_POLL_S),
         content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"
