@@ -38,6 +38,9 @@ ACTS = {
 FINAL_EVENTS = ("done", "error")
 PROGRESS_INTERVAL_S = 0.5
 REPLAY_PAGE = 200
+# channels-redis blocks on Redis for 5 s per receive; a longer wait surfaces as a redis
+# TimeoutError (channels-redis 4.3, redis-py 8): wait in shorter slices.
+LAYER_WAIT_S = 4.0
 
 Listener = Callable[[str, dict], None]
 
@@ -177,28 +180,33 @@ async def event_stream(
     between arrives twice: its id is skipped). With channels-redis nothing polls: the stored
     events are read again only after `heartbeat_s` of silence, in case one was lost. With the
     in-memory layer the worker's events never reach this process, so the stored events are
-    read every `fallback_poll_s` instead (the embedded default's limit, docs/ingestion.md)."""
+    read every `fallback_poll_s` instead (the embedded default's limit, docs/ingestion.md);
+    so they are too if the layer fails (Redis gone)."""
     relay = relay or Relay(job_id, last_event_id, on_done)
     poll_s = None if crosses_processes() else fallback_poll_s
     yield "retry: 2000\n\n"
     async with live_events.subscribe(live_events.ingest_group(job_id)) as live:
         for chunk in await relay.stored():
             yield chunk
-        last_sent = next_read = time.monotonic()
+        last_sent = last_read = time.monotonic()
         while not relay.ended:
+            deadline = last_sent + heartbeat_s if poll_s is None else min(last_sent + heartbeat_s, last_read + poll_s)
+            wait = min(max(deadline - time.monotonic(), 0.01), LAYER_WAIT_S)
+            try:
+                event = await live.receive(wait)
+            except Exception:  # noqa: BLE001 - the layer failed: the stored events are the truth
+                log.warning("ingest %s: live events unavailable, reading stored ones", job_id, exc_info=True)
+                poll_s, event = fallback_poll_s, None
+                await asyncio.sleep(min(fallback_poll_s, LAYER_WAIT_S))
             now = time.monotonic()
-            deadline = last_sent + heartbeat_s if poll_s is None else min(last_sent + heartbeat_s, next_read + poll_s)
-            event = await live.receive(max(deadline - now, 0.01))
             if event is not None:
                 chunks = await relay.live(event)
-            else:
-                now = time.monotonic()
-                idle = now - last_sent >= heartbeat_s
-                due = poll_s is not None and now - next_read >= poll_s
-                chunks = await relay.stored() if idle or due else []
-                next_read = now if due else next_read
-                if idle and not chunks and not relay.ended:
+            elif now - last_sent >= heartbeat_s or (poll_s is not None and now - last_read >= poll_s):
+                chunks, last_read = await relay.stored(), now
+                if not chunks and not relay.ended and now - last_sent >= heartbeat_s:
                     chunks = [": heartbeat\n\n"]
+            else:
+                continue
             for chunk in chunks:
                 yield chunk
             if chunks:
