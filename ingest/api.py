@@ -19,7 +19,7 @@ from ninja.security import django_auth_is_staff
 from games.models import Game
 from runtime.ratelimit import upload_throttles
 
-from . import services
+from . import language_choice, services
 from .cancellation import request_cancel
 from .events import event_stream
 from .models import IngestJob
@@ -74,7 +74,7 @@ def create_ingest(request, pdf: File[UploadedFile], data: Form[IngestIn]):
             new_game_name=data.new_game_name or None,
             kind=data.kind,
             name=data.name or None,
-            language=data.language,
+            language=language_choice.requested_language(data.language),
             bgg_id=data.bgg_id,
             user=request.user,
         )

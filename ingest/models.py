@@ -42,6 +42,8 @@ class IngestJob(models.Model):
     error = models.TextField(blank=True)
     pdf_path = models.CharField(max_length=500, blank=True)  # relative to MEDIA_ROOT
     attempts = models.PositiveSmallIntegerField(default=0)
+    # The admin left the booklet's language to its text: the ingestion sets it (ingest.language_choice).
+    detect_language = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         "auth.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

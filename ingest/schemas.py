@@ -17,7 +17,7 @@ class IngestIn(Schema):
     new_game_name: str = Field("", max_length=200)
     kind: Literal[BOOKLET_KINDS] = "base"  # type: ignore[valid-type]  # the model's choices
     name: str = Field("", max_length=200)
-    language: str = Field("fr", max_length=8, pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$")
+    language: str = Field("", max_length=8, pattern=r"^([a-z]{2,3}(-[A-Za-z0-9]{2,4})?)?$")  # empty: told from the text
     bgg_id: int | None = Field(None, ge=1, le=2**31 - 1)
     scheduled_start_at: str = Field("", max_length=40)  # ISO 8601 with a zone, at most 7 days ahead
 
