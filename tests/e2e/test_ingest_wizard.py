@@ -31,10 +31,13 @@ def test_admin_uploads_watches_acts_then_asks_and_opens_the_cited_page(browser, 
     page.set_input_files("input[name=pdf]", str(pdf_path))
     page.fill("input[name=new_game_name]", "Les Voltigeurs")
     screenshot(page, "ingest-wizard")
+    assert page.locator("select[name=language]").input_value() == ""  # « Détecter »
     page.click("#ingest-submit")
 
     page.wait_for_url(re.compile(r"/ingestion/[0-9a-f-]{36}/$"))
-    page.locator(".act[data-act=read]").wait_for(timeout=60_000)
+    assert page.locator(".act[data-state=pending]").count() >= 6  # the acts to come, listed at once
+    page.locator(".act[data-act=read]:not([data-state=pending])").wait_for(timeout=60_000)
+    assert re.search(r"restante|Estimation", page.locator("#remaining").inner_text())
     page.reload()  # the progress view is rebuilt from the stored events
     page.locator("#job-done").wait_for(state="visible", timeout=180_000)
     screenshot(page, "ingest-done")
@@ -44,6 +47,9 @@ def test_admin_uploads_watches_acts_then_asks_and_opens_the_cited_page(browser, 
     assert page.locator('.act:not([data-state="done"])').count() == 0
     assert re.fullmatch(r"\d+/\d+", page.locator(".act[data-act=embed] .act-counts").inner_text())
     assert IngestJob.objects.get().status == IngestJob.Status.DONE
+    assert page.locator("#overall").is_hidden()
+    assert page.locator("#language-text").inner_text() == "Langue détectée dans le texte : français."
+    assert page.locator("#language-fix").is_hidden()  # nothing to correct
 
     page.click("#job-done a")
     page.wait_for_url(re.compile(r"/jeux/les-voltigeurs/"))
