@@ -38,9 +38,6 @@ ACTS = {
 FINAL_EVENTS = ("done", "error")
 PROGRESS_INTERVAL_S = 0.5
 REPLAY_PAGE = 200
-# channels-redis blocks on Redis for 5 s per receive; a longer wait surfaces as a redis
-# TimeoutError (channels-redis 4.3, redis-py 8): wait in shorter slices.
-LAYER_WAIT_S = 4.0
 
 Listener = Callable[[str, dict], None]
 
@@ -191,13 +188,12 @@ async def event_stream(
         last_sent = last_read = time.monotonic()
         while not relay.ended:
             deadline = last_sent + heartbeat_s if poll_s is None else min(last_sent + heartbeat_s, last_read + poll_s)
-            wait = min(max(deadline - time.monotonic(), 0.01), LAYER_WAIT_S)
             try:
-                event = await live.receive(wait)
+                event = await live.receive(max(deadline - time.monotonic(), 0.01))
             except Exception:  # noqa: BLE001 - the layer failed: the stored events are the truth
                 log.warning("ingest %s: live events unavailable, reading stored ones", job_id, exc_info=True)
                 poll_s, event = fallback_poll_s, None
-                await asyncio.sleep(min(fallback_poll_s, LAYER_WAIT_S))
+                await asyncio.sleep(fallback_poll_s)
             now = time.monotonic()
             if event is not None:
                 chunks = await relay.live(event)
