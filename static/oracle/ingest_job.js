@@ -86,8 +86,11 @@ function showLanguage(data) {
   const names = readJsonScript("language-names");
   const name = (code, label) => names[code] || label || code || "";
   const fill = (text) => text.replace("LANG", name(data.detected, data.detected_label)).replace("DECLARED", name(data.declared, data.declared_label));
+  // Corrected after the job ended, the stream stopped at `done` before that event: the
+  // booklet's language (from the page) says it.
+  const corrected = data.corrected || (data.mismatch && data.detected === panel.dataset.bookletLanguage);
   let text;
-  if (data.corrected) text = strings.langCorrected;
+  if (corrected) text = strings.langCorrected;
   else if (data.mismatch) text = strings.langMismatch;
   else if (data.applied) text = strings.langDetected;
   else if (!data.detected) text = strings.langUnknown;
