@@ -186,14 +186,19 @@ async def event_stream(
         for chunk in await relay.stored():
             yield chunk
         last_sent = last_read = time.monotonic()
+        layer_failed = False
         while not relay.ended:
             deadline = last_sent + heartbeat_s if poll_s is None else min(last_sent + heartbeat_s, last_read + poll_s)
-            try:
-                event = await live.receive(max(deadline - time.monotonic(), 0.01))
-            except Exception:  # noqa: BLE001 - the layer failed: the stored events are the truth
-                log.warning("ingest %s: live events unavailable, reading stored ones", job_id, exc_info=True)
-                poll_s, event = fallback_poll_s, None
-                await asyncio.sleep(fallback_poll_s)
+            wait = max(deadline - time.monotonic(), 0.01)
+            event = None
+            if layer_failed:
+                await asyncio.sleep(wait)
+            else:
+                try:
+                    event = await live.receive(wait)
+                except Exception:  # noqa: BLE001 - the stored events are the truth
+                    log.warning("ingest %s: live events unavailable, reading stored ones", job_id, exc_info=True)
+                    layer_failed, poll_s = True, fallback_poll_s
             now = time.monotonic()
             if event is not None:
                 chunks = await relay.live(event)

@@ -144,3 +144,21 @@ def test_a_job_that_ended_without_a_final_event_ends_the_stream():
     events, _, _ = run_stream(job, worker, fallback_poll_s=0.1)
 
     assert events == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_when_the_layer_fails_the_stream_goes_on_from_the_stored_events(monkeypatch):
+    job = IngestJobFactory(status=IngestJob.Status.RUNNING)
+
+    async def broken(self, timeout=None):
+        raise ConnectionError("Redis est parti")
+
+    monkeypatch.setattr(live_events.Subscription, "receive", broken)
+
+    def worker(job):
+        act(job, 1)
+        finish(job)
+
+    events, _, _ = run_stream(job, worker, fallback_poll_s=0.1)
+
+    assert [e["event"] for e in events] == ["act", "done"]
