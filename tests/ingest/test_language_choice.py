@@ -70,3 +70,22 @@ def test_correcting_before_the_text_was_read_says_so(tmp_path):
 
     with pytest.raises(language_choice.UnknownLanguage):
         language_choice.correct_language(IngestJobFactory())
+
+
+@pytest.mark.django_db
+def test_the_rest_upload_detects_the_language_when_none_is_sent(client, alice, tmp_path):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(alice)
+    english = rulebook_pdf(tmp_path / "heat.pdf", ENGLISH).read_bytes()
+
+    def upload(**data):
+        return client.post("/api/games/ingest", {"pdf": SimpleUploadedFile("rules.pdf", english, "application/pdf"), **data})
+
+    detected = upload(new_game_name="Heat")
+    chosen = upload(new_game_name="Heat 2", language="fr")
+
+    assert detected.status_code == chosen.status_code == 202
+    assert Game.objects.get(pk=detected.json()["game_id"]).language == "en"
+    assert Game.objects.get(pk=chosen.json()["game_id"]).language == "fr"  # chosen: a warning, never overridden
+    assert upload(new_game_name="Heat 3", language="klingon!").status_code == 422
