@@ -89,3 +89,15 @@ def test_the_rest_upload_detects_the_language_when_none_is_sent(client, alice, t
     assert Game.objects.get(pk=detected.json()["game_id"]).language == "en"
     assert Game.objects.get(pk=chosen.json()["game_id"]).language == "fr"  # chosen: a warning, never overridden
     assert upload(new_game_name="Heat 3", language="klingon!").status_code == 422
+
+
+@pytest.mark.django_db
+def test_a_text_that_says_nothing_keeps_the_provisional_language():
+    from tests.factories import IngestJobFactory
+
+    job = IngestJobFactory(detect_language=True, game=GameFactory(language="fr"))
+
+    settled = language_choice.settle(job, job.booklet, "2 × 3 = 6 ; 7 + 8")
+
+    assert settled.detected is None and not settled.applied and not settled.mismatch
+    assert Game.objects.get(pk=job.game_id).language == "fr"
