@@ -184,7 +184,12 @@ async function open() {
 function pinchToZoom(viewer) {
   let pinch = null;
   const spread = (touches) => Math.hypot(touches[0].clientX - touches[1].clientX, touches[0].clientY - touches[1].clientY);
-  const middle = (touches) => [(touches[0].clientX + touches[1].clientX) / 2, (touches[0].clientY + touches[1].clientY) / 2];
+  // pdf.js takes the origin relative to the container's offset parent (our .viewer-stage).
+  const origin = (x, y) => {
+    const rect = container.getBoundingClientRect();
+    return [x - rect.left + container.offsetLeft, y - rect.top + container.offsetTop];
+  };
+  const middle = (touches) => origin((touches[0].clientX + touches[1].clientX) / 2, (touches[0].clientY + touches[1].clientY) / 2);
   container.addEventListener("touchstart", (event) => {
     if (event.touches.length === 2) pinch = { spread: spread(event.touches), scale: viewer.currentScale };
   }, { passive: true });
@@ -200,7 +205,7 @@ function pinchToZoom(viewer) {
   container.addEventListener("wheel", (event) => {
     if (!event.ctrlKey) return;
     event.preventDefault();
-    viewer.updateScale({ steps: event.deltaY < 0 ? 1 : -1, drawingDelay: 300, origin: [event.clientX, event.clientY] });
+    viewer.updateScale({ steps: event.deltaY < 0 ? 1 : -1, drawingDelay: 300, origin: origin(event.clientX, event.clientY) });
   }, { passive: false });
 }
 

@@ -27,8 +27,8 @@ def booklet(transactional_db):
     return game, pdf
 
 
-def open_viewer(browser, base_url, user, game, *, quote=QUOTE, page=2, viewport=None):
-    tab = open_signed_in(browser, base_url, user, viewport=viewport)
+def open_viewer(browser, base_url, user, game, *, quote=QUOTE, page=2, **options):
+    tab = open_signed_in(browser, base_url, user, **options)
     tab.goto(f"/booklets/{game.pk}/view?page={page}&q={quote}")
     tab.locator("body[data-state=ready]").wait_for(timeout=30_000)
     tab.locator("body[data-quote-found=true]").wait_for(timeout=30_000)
@@ -48,3 +48,72 @@ def test_highlight_sits_on_the_quoted_words_and_stops_at_them(browser, live_daph
     container = tab.locator("#viewerContainer").bounding_box()
     assert banner["y"] + banner["height"] <= container["y"] + 0.5  # the banner is above the pages, never over them
     screenshot(tab, "viewer-text-highlight")
+
+
+def page_width(tab, number=2) -> float:
+    return tab.locator(f'.page[data-page-number="{number}"] canvas').first.bounding_box()["width"]
+
+
+def zoom(tab, button: str) -> float:
+    """Click a zoom button; the new scale once pdf.js has drawn the page again."""
+    before = tab.locator("body").get_attribute("data-scale")
+    tab.click(button)
+    tab.wait_for_function("old => document.body.dataset.scale !== old", arg=before)
+    tab.locator('.page[data-page-number="2"][data-loaded] .textLayer .highlight').first.wait_for(timeout=10_000)
+    return float(tab.locator("body").get_attribute("data-scale"))
+
+
+def test_zoom_buttons_scale_the_page_and_the_highlight_follows(browser, live_daphne, booklet, bob):
+    game, pdf = booklet
+    words, size = quote_in_pdf(pdf, 2, QUOTE)
+    tab = open_viewer(browser, live_daphne, bob, game)
+    tab.locator('.page[data-page-number="2"][data-loaded] .textLayer .highlight').first.wait_for(timeout=10_000)
+    fit_scale, fit_width = float(tab.locator("body").get_attribute("data-scale")), page_width(tab)
+    container = tab.locator("#viewerContainer").bounding_box()
+    assert container["width"] - 60 <= fit_width <= container["width"]  # « Pleine largeur » at first
+
+    scale = zoom(tab, "#zoom-in")
+    scale = zoom(tab, "#zoom-in")
+    assert scale > fit_scale * 1.15
+    assert page_width(tab) == pytest.approx(fit_width * scale / fit_scale, rel=0.02)
+    assert tab.locator("#zoom-level").inner_text() == f"{round(scale * 100)} %"
+    assert tab.evaluate("document.getElementById('viewerContainer').scrollWidth") > container["width"]  # pan to read
+    expected = on_screen(tab, 2, words, size)
+    assert_on_the_words(highlight_boxes(tab, 2, ".textLayer .highlight"), expected, slack=0.25 * expected.height)
+    screenshot(tab, "viewer-zoomed-in")
+
+    assert zoom(tab, "#zoom-out") < scale
+    assert zoom(tab, "#zoom-fit") == pytest.approx(fit_scale)
+    assert page_width(tab) == pytest.approx(fit_width, abs=1)
+
+
+def test_on_a_phone_the_page_fills_the_width_and_pinching_enlarges_the_text(browser, live_daphne, booklet, bob):
+    game, pdf = booklet
+    tab = open_viewer(browser, live_daphne, bob, game, viewport={"width": 390, "height": 844}, has_touch=True)
+    tab.locator('.page[data-page-number="2"][data-loaded] .textLayer .highlight').first.wait_for(timeout=10_000)
+    assert page_width(tab) >= 385  # no grey frame around the page on a phone
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+    toolbar = tab.locator(".viewer-toolbar").bounding_box()
+    assert toolbar["width"] <= 390 and tab.locator("#zoom-in").is_visible() and tab.locator("#zoom-fit").is_visible()
+    screenshot(tab, "viewer-phone-fit-width")
+    before = float(tab.locator("body").get_attribute("data-scale"))
+
+    cdp = tab.context.new_cdp_session(tab)
+    words = tab.locator('.page[data-page-number="2"] .textLayer .highlight').first.bounding_box()
+    cx, cy = 195, words["y"] + words["height"] / 2  # the fingers on the quote's line
+
+    def touch(kind: str, gap: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": cx - gap, "y": cy, "id": 1}, {"x": cx + gap, "y": cy, "id": 2}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", 40)
+    for gap in range(50, 130, 10):
+        touch("touchMove", gap)
+    touch("touchEnd", 0)
+    tab.wait_for_function("old => Number(document.body.dataset.scale) > old * 2.5", arg=before, timeout=10_000)
+    tab.locator('.page[data-page-number="2"][data-loaded] .textLayer .highlight').first.wait_for(timeout=10_000)
+    glyphs = tab.locator('.page[data-page-number="2"] .textLayer .highlight').first.bounding_box()
+    assert glyphs["height"] >= 20  # body text about as large as the phone's own text, or larger
+    assert abs(glyphs["y"] + glyphs["height"] / 2 - cy) < glyphs["height"]  # the quote's line stayed under the fingers  # body text about as large as the phone's own text, or larger
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 390  # the page pans inside the viewer
+    screenshot(tab, "viewer-phone-pinched")

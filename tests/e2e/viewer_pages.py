@@ -63,6 +63,21 @@ def quote_in_pdf(pdf: bytes, page: int, quote: str) -> tuple[Box, tuple[float, f
     raise AssertionError(f"{quote!r} is not on page {page}")
 
 
+def drawn_box(lines: list[str], line: int, phrase: str, *, image=(1240, 1754)) -> Box:
+    """Where tests.ingest.pdfs.page_image() drew `phrase` of `lines[line]`, as fractions of
+    the page (DejaVu Sans 34 px from x=120 px, lines 54 px apart from y=150 px)."""
+    from PIL import ImageFont
+
+    from tests.ingest.pdfs import FONT
+
+    font = ImageFont.truetype(FONT, 34)
+    text = lines[line]
+    start = text.index(phrase)
+    x, y = 120 + font.getlength(text[:start]), 150 + line * int(34 * 1.6)
+    left, top, right, bottom = font.getbbox(phrase)
+    return Box((x + left) / image[0], (y + top) / image[1], (x + right) / image[0], (y + bottom) / image[1])
+
+
 def on_screen(page, page_number: int, box: Box, page_size: tuple[float, float]) -> Box:
     """`box` (fractions of `page_size`) placed on the rendered page's canvas."""
     canvas = page.locator(f'.page[data-page-number="{page_number}"] canvas').first.evaluate(

@@ -2,27 +2,16 @@
 replaced by a new ingestion and deleted with the booklet."""
 
 import pytest
-from PIL import ImageFont
 
 from games.models import OcrPageWords
-from tests.ingest.pdfs import FONT, page_image, rulebook_pdf, scanned_pdf
+from tests.e2e.viewer_pages import drawn_box
+from tests.ingest.pdfs import page_image, rulebook_pdf, scanned_pdf
 from tests.ingest.running import ingest_inline
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db]
 
 LINES = ["Le dragon rouge garde le tresor", "du donjon pendant trois tours."]
 A4_POINTS = (595.28, 841.89)  # the page fpdf2 makes (tests/ingest/pdfs.py)
-IMAGE = (1240, 1754)  # page_image(): 150 DPI, drawn from x=120 px, first line at y=150 px
-
-
-def drawn_box(line: int, word: str) -> tuple[float, float, float, float]:
-    """Where page_image() drew `word` of LINES[line], as fractions of the page."""
-    font = ImageFont.truetype(FONT, 34)
-    text = LINES[line]
-    start = text.index(word)
-    x, y = 120 + font.getlength(text[:start]), 150 + line * int(34 * 1.6)
-    left, top, right, bottom = font.getbbox(word)
-    return (x + left) / IMAGE[0], (y + top) / IMAGE[1], (x + right) / IMAGE[0], (y + bottom) / IMAGE[1]
 
 
 def test_ocr_pages_keep_their_word_boxes_in_pdf_points(tmp_path, client, bob):
@@ -34,7 +23,8 @@ def test_ocr_pages_keep_their_word_boxes_in_pdf_points(tmp_path, client, bob):
     assert (words.width, words.height) == pytest.approx(A4_POINTS, abs=1.5)
     by_text = {w[4].lower(): w for w in words.words}
     x0, y0, x1, y1, _, line = by_text["dragon"]
-    expected = drawn_box(0, "dragon")
+    expected = drawn_box(LINES, 0, "dragon")
+    expected = (expected.left, expected.top, expected.right, expected.bottom)
     got = (x0 / words.width, y0 / words.height, x1 / words.width, y1 / words.height)
     assert got == pytest.approx(expected, abs=0.01)  # within 1 % of the page: on the word
     assert by_text["rouge"][5] == line != by_text["donjon"][5]  # words grouped by line
