@@ -162,8 +162,12 @@ async function open() {
 
   document.getElementById("prev-page").addEventListener("click", () => viewer.previousPage());
   document.getElementById("next-page").addEventListener("click", () => viewer.nextPage());
-  document.getElementById("zoom-in").addEventListener("click", () => viewer.increaseScale());
-  document.getElementById("zoom-out").addEventListener("click", () => viewer.decreaseScale());
+  const centre = () => { // the buttons zoom around the middle of what the reader sees
+    const rect = container.getBoundingClientRect();
+    return [container.offsetLeft + rect.width / 2, container.offsetTop + rect.height / 2];
+  };
+  document.getElementById("zoom-in").addEventListener("click", () => viewer.increaseScale({ origin: centre() }));
+  document.getElementById("zoom-out").addEventListener("click", () => viewer.decreaseScale({ origin: centre() }));
   document.getElementById("zoom-fit").addEventListener("click", () => { viewer.currentScaleValue = "page-width"; });
   addEventListener("resize", () => {
     if (viewer.currentScaleValue === "page-width") viewer.currentScaleValue = "page-width"; // a phone turned: fit again

@@ -30,6 +30,7 @@ def test_ocr_pages_keep_their_word_boxes_in_pdf_points(tmp_path, client, bob):
     assert by_text["rouge"][5] == line != by_text["donjon"][5]  # words grouped by line
     assert job.stats["ocr_word_pages"] == 1
 
+    assert client.get(f"/booklets/{job.game.pk}/pages/1/words").status_code == 404  # not signed in
     client.force_login(bob)
     served = client.get(f"/booklets/{job.game.pk}/pages/1/words").json()
     assert served["width"] == words.width and ["dragon", "rouge"] == [w[4].lower() for w in served["words"][1:3]]

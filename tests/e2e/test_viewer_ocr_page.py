@@ -1,0 +1,69 @@
+"""The booklet viewer on a scanned page (no text layer): the quote is highlighted from the
+word boxes tesseract gave at ingestion, on the words, at every zoom."""
+
+import pytest
+
+from tests.e2e.conftest import open_signed_in, screenshot
+from tests.e2e.viewer_pages import assert_on_the_words, drawn_box, highlight_boxes, on_screen
+from tests.ingest.pdfs import scanned_pdf
+from tests.ingest.running import ingest_inline
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+LINES = [
+    "Le dragon rouge garde le tresor",
+    "du donjon pendant trois tours.",
+    "Un heros qui le bat prend la clef.",
+]
+QUOTE = "garde le trésor du donjon"  # over two lines, with the accent the scan lacks
+A4_POINTS = (595.28, 841.89)
+
+
+@pytest.fixture
+def scanned_game(transactional_db, tmp_path):
+    """A booklet whose second page is an image only, ingested (OCR) before the server starts."""
+    pdf = scanned_pdf(tmp_path / "donjon.pdf", [["Regles du donjon", "Mise en place"], LINES], tmp_path)
+    job = ingest_inline(pdf, new_game_name="Donjon")
+    assert job.stats["ocr"]["pages_ocr"] == 2 and job.stats["ocr_word_pages"] == 2
+    return job.game
+
+
+def ocr_boxes_on_the_words(tab) -> None:
+    tab.locator('.page[data-page-number="2"][data-loaded] .ocr-highlight').first.wait_for(timeout=10_000)
+    drawn = highlight_boxes(tab, 2, ".ocr-highlight")
+    assert len(drawn) == 2  # one box per line of the quote
+    for box, (line, phrase) in zip(sorted(drawn, key=lambda b: b.top), [(0, "garde le tresor"), (1, "du donjon")]):
+        words = on_screen(tab, 2, drawn_box(LINES, line, phrase), (1, 1))
+        assert_on_the_words([box], words, slack=0.3 * words.height)
+
+
+def test_a_quote_on_a_scanned_page_is_highlighted_from_the_ocr_words(scanned_game, browser, live_daphne, bob):
+    tab = open_signed_in(browser, live_daphne, bob)
+    tab.goto(f"/booklets/{scanned_game.pk}/view?page=2&q={QUOTE}")
+    tab.locator("body[data-state=ready]").wait_for(timeout=30_000)
+    tab.locator("body[data-quote-source=ocr][data-quote-found=true]").wait_for(timeout=30_000)
+    assert tab.locator("#find-status").inner_text() == "Citation surlignée"
+    assert tab.locator(".textLayer .highlight").count() == 0  # no text layer on a scan
+    ocr_boxes_on_the_words(tab)
+    screenshot(tab, "viewer-ocr-highlight")
+
+    before = tab.locator("body").get_attribute("data-scale")
+    tab.click("#zoom-in")
+    tab.click("#zoom-in")
+    tab.wait_for_function("old => Number(document.body.dataset.scale) > Number(old) * 1.15", arg=before)
+    ocr_boxes_on_the_words(tab)  # drawn again on the page pdf.js re-rendered
+    screenshot(tab, "viewer-ocr-zoomed-in")
+
+    tab.click("#zoom-fit")
+    tab.wait_for_function("old => document.body.dataset.scale === old", arg=before)
+    ocr_boxes_on_the_words(tab)
+
+
+def test_a_quote_absent_from_the_scan_says_so(scanned_game, browser, live_daphne, bob):
+    tab = open_signed_in(browser, live_daphne, bob)
+    tab.goto(f"/booklets/{scanned_game.pk}/view?page=2&q=La licorne bleue vole")
+    tab.locator("body[data-state=ready]").wait_for(timeout=30_000)
+    tab.locator("body[data-quote-found=false]").wait_for(timeout=30_000)
+    tab.wait_for_load_state("networkidle")
+    assert tab.locator(".ocr-highlight").count() == 0
+    assert tab.locator("#find-status").inner_text() == "Citation introuvable telle quelle sur la page"
