@@ -162,12 +162,17 @@ async function open() {
 
   document.getElementById("prev-page").addEventListener("click", () => viewer.previousPage());
   document.getElementById("next-page").addEventListener("click", () => viewer.nextPage());
-  const centre = () => { // the buttons zoom around the middle of what the reader sees
-    const rect = container.getBoundingClientRect();
-    return [container.offsetLeft + rect.width / 2, container.offsetTop + rect.height / 2];
+  // The buttons zoom around the quote while it is in sight, else around the middle of the view.
+  const zoomOrigin = () => {
+    const view = container.getBoundingClientRect();
+    const mark = [...container.querySelectorAll(".textLayer .highlight.selected, .ocr-highlight")]
+      .map((element) => element.getBoundingClientRect())
+      .find((r) => r.bottom > view.top && r.top < view.bottom && r.right > view.left && r.left < view.right);
+    const [x, y] = mark ? [(mark.left + mark.right) / 2, (mark.top + mark.bottom) / 2] : [(view.left + view.right) / 2, (view.top + view.bottom) / 2];
+    return [x - view.left + container.offsetLeft, y - view.top + container.offsetTop];
   };
-  document.getElementById("zoom-in").addEventListener("click", () => viewer.increaseScale({ origin: centre() }));
-  document.getElementById("zoom-out").addEventListener("click", () => viewer.decreaseScale({ origin: centre() }));
+  document.getElementById("zoom-in").addEventListener("click", () => viewer.increaseScale({ origin: zoomOrigin() }));
+  document.getElementById("zoom-out").addEventListener("click", () => viewer.decreaseScale({ origin: zoomOrigin() }));
   document.getElementById("zoom-fit").addEventListener("click", () => { viewer.currentScaleValue = "page-width"; });
   addEventListener("resize", () => {
     if (viewer.currentScaleValue === "page-width") viewer.currentScaleValue = "page-width"; // a phone turned: fit again

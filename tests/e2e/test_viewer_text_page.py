@@ -80,6 +80,9 @@ def test_zoom_buttons_scale_the_page_and_the_highlight_follows(browser, live_dap
     assert tab.evaluate("document.getElementById('viewerContainer').scrollWidth") > container["width"]  # pan to read
     expected = on_screen(tab, 2, words, size)
     assert_on_the_words(highlight_boxes(tab, 2, ".textLayer .highlight"), expected, slack=0.25 * expected.height)
+    view = tab.locator("#viewerContainer").bounding_box()
+    assert view["y"] <= expected.top and expected.bottom <= view["y"] + view["height"]  # the quote kept in sight
+    assert view["x"] <= expected.left and expected.right <= view["x"] + view["width"]
     screenshot(tab, "viewer-zoomed-in")
 
     assert zoom(tab, "#zoom-out") < scale
