@@ -1,10 +1,15 @@
 """The booklet viewer on a scanned page (no text layer): the quote is highlighted from the
 word boxes tesseract gave at ingestion, on the words, at every zoom."""
 
+import os
+import subprocess
+from pathlib import Path
+
 import pytest
+from PIL import Image
 
 from tests.e2e.conftest import open_signed_in, screenshot
-from tests.e2e.viewer_pages import assert_on_the_words, drawn_box, highlight_boxes, on_screen
+from tests.e2e.viewer_pages import Box, assert_on_the_words, drawn_box, highlight_boxes, on_screen, quote_in_pdf
 from tests.ingest.pdfs import scanned_pdf
 from tests.ingest.running import ingest_inline
 
@@ -67,3 +72,29 @@ def test_a_quote_absent_from_the_scan_says_so(scanned_game, browser, live_daphne
     tab.wait_for_load_state("networkidle")
     assert tab.locator(".ocr-highlight").count() == 0
     assert tab.locator("#find-status").inner_text() == "Citation introuvable telle quelle sur la page"
+
+
+RULEBOOK = Path(os.environ.get("EVAL_CORPUS_DIR", "/work/shared/eval-corpus")) / "rulebooks/artigiano-renaissance_regle_fr.pdf"
+REAL_QUOTE = "Le stock peut contenir trois cartes."
+
+
+@pytest.mark.skipif(not RULEBOOK.is_file(), reason="needs the eval corpus (EVAL_CORPUS_DIR)")
+def test_a_real_rulebook_page_scanned_is_highlighted_where_the_text_was(browser, live_daphne, bob, tmp_path):
+    """Page 2 of a real rulebook rasterised at 150 DPI (pdftoppm) into an image-only PDF
+    (Pillow): the OCR boxes land where the original's text layer has the quote."""
+    subprocess.run(["pdftoppm", "-f", "2", "-l", "2", "-r", "150", "-png", str(RULEBOOK), str(tmp_path / "raster")], check=True)
+    scan = tmp_path / "artigiano-scan.pdf"
+    with Image.open(next(tmp_path.glob("raster*.png"))) as image:
+        image.convert("RGB").save(scan, "PDF", resolution=150.0)
+    job = ingest_inline(scan, new_game_name="Artigiano")
+    assert job.stats["ocr"]["outcome"] == "no_text" and job.stats["ocr_word_pages"] == 1
+    words, size = quote_in_pdf(RULEBOOK.read_bytes(), 2, REAL_QUOTE)
+
+    tab = open_signed_in(browser, live_daphne, bob)
+    tab.goto(f"/booklets/{job.game.pk}/view?page=1&q={REAL_QUOTE}")
+    tab.locator("body[data-quote-source=ocr][data-quote-found=true]").wait_for(timeout=30_000)
+    tab.locator('.page[data-page-number="1"][data-loaded] .ocr-highlight').first.wait_for(timeout=10_000)
+
+    expected = on_screen(tab, 1, Box(words.left / size[0], words.top / size[1], words.right / size[0], words.bottom / size[1]), (1, 1))
+    assert_on_the_words(highlight_boxes(tab, 1, ".ocr-highlight"), expected, slack=0.3 * expected.height)
+    screenshot(tab, "viewer-ocr-real-rulebook")

@@ -99,6 +99,6 @@ def assert_on_the_words(drawn: list[Box], words: Box, *, slack: float) -> None:
     """The highlight covers the words and stops at them (`slack` pixels of margin around)."""
     assert drawn, "no highlight drawn"
     box = union(drawn)
-    assert words.overlap(box) > 0.9, f"highlight {box} misses the words at {words}"
+    assert words.overlap(box) > 0.8, f"highlight {box} misses the words at {words}"  # half a line off: ~0.5
     assert box.left >= words.left - slack and box.right <= words.right + slack, f"highlight {box} runs past the words {words}"
     assert box.top >= words.top - slack and box.bottom <= words.bottom + slack, f"highlight {box} is off the line of {words}"
