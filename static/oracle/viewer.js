@@ -1,6 +1,6 @@
 // The booklet viewer (pdf.js, vendored): opens the PDF at ?page=N and highlights ?q=quote.
-// Zoom: the toolbar's − / + / « Pleine largeur », ctrl + wheel (a trackpad pinch) and a
-// two-finger pinch on touch screens. A quote pdf.js cannot find in the page's text layer
+// Zoom: the toolbar's − / + / « Pleine largeur », ctrl + = / - / 0, ctrl + wheel (a trackpad
+// pinch) and a two-finger pinch on touch screens. A quote pdf.js cannot find in the page's text layer
 // (a scanned page) is looked for in tesseract's words of that page, kept at ingestion.
 
 const body = document.body;
@@ -174,6 +174,14 @@ async function open() {
   document.getElementById("zoom-in").addEventListener("click", () => viewer.increaseScale({ origin: zoomOrigin() }));
   document.getElementById("zoom-out").addEventListener("click", () => viewer.decreaseScale({ origin: zoomOrigin() }));
   document.getElementById("zoom-fit").addEventListener("click", () => { viewer.currentScaleValue = "page-width"; });
+  addEventListener("keydown", (event) => { // ctrl/cmd + = - 0 zoom the booklet, not the whole page
+    if (!(event.ctrlKey || event.metaKey) || event.altKey) return;
+    if (event.key === "+" || event.key === "=") viewer.increaseScale({ origin: zoomOrigin() });
+    else if (event.key === "-") viewer.decreaseScale({ origin: zoomOrigin() });
+    else if (event.key === "0") viewer.currentScaleValue = "page-width";
+    else return;
+    event.preventDefault();
+  });
   addEventListener("resize", () => {
     if (viewer.currentScaleValue === "page-width") viewer.currentScaleValue = "page-width"; // a phone turned: fit again
   });

@@ -55,9 +55,12 @@ def page_width(tab, number=2) -> float:
 
 
 def zoom(tab, button: str) -> float:
-    """Click a zoom button; the new scale once pdf.js has drawn the page again."""
+    """Click a zoom button (or press keys); the new scale once pdf.js has drawn the page again."""
     before = tab.locator("body").get_attribute("data-scale")
-    tab.click(button)
+    if button.startswith("#"):
+        tab.click(button)
+    else:
+        tab.keyboard.press(button)
     tab.wait_for_function("old => document.body.dataset.scale !== old", arg=before)
     tab.locator('.page[data-page-number="2"][data-loaded] .textLayer .highlight').first.wait_for(timeout=10_000)
     return float(tab.locator("body").get_attribute("data-scale"))
@@ -88,6 +91,8 @@ def test_zoom_buttons_scale_the_page_and_the_highlight_follows(browser, live_dap
     assert zoom(tab, "#zoom-out") < scale
     assert zoom(tab, "#zoom-fit") == pytest.approx(fit_scale)
     assert page_width(tab) == pytest.approx(fit_width, abs=1)
+    assert zoom(tab, "Control+=") > fit_scale  # the keyboard zooms the booklet, not the page around it
+    assert zoom(tab, "Control+0") == pytest.approx(fit_scale)
 
 
 def test_on_a_phone_the_page_fills_the_width_and_pinching_enlarges_the_text(browser, live_daphne, booklet, bob):
