@@ -64,6 +64,17 @@ def test_a_quote_on_a_scanned_page_is_highlighted_from_the_ocr_words(scanned_gam
     ocr_boxes_on_the_words(tab)
 
 
+MATCHING = """async () => {
+  const { matchWords } = await import(document.querySelector("script[type=module]").src);
+  const words = (text) => text.split(" ").map((word, i) => [0, 0, 1, 1, word, 0]);
+  return [
+    matchWords(words("Le héros pren- dra la clef du donjon"), "prendra la clef"),  // across the hyphen
+    matchWords(words("Le heros prend Ia clef du donjon."), "prend la clef du donjon"),  // OCR misread: 4 of 5 words
+    matchWords(words("Le heros prend Ia cIef du donjon."), "prend la clef en bois"),   // 1 of 5: nothing
+  ];
+}"""
+
+
 def test_a_quote_absent_from_the_scan_says_so(scanned_game, browser, live_daphne, bob):
     tab = open_signed_in(browser, live_daphne, bob)
     tab.goto(f"/booklets/{scanned_game.pk}/view?page=2&q=La licorne bleue vole")
@@ -72,6 +83,7 @@ def test_a_quote_absent_from_the_scan_says_so(scanned_game, browser, live_daphne
     tab.wait_for_load_state("networkidle")
     assert tab.locator(".ocr-highlight").count() == 0
     assert tab.locator("#find-status").inner_text() == "Citation introuvable telle quelle sur la page"
+    assert tab.evaluate(MATCHING) == [[2, 3, 4, 5], [2, 3, 4, 5, 6], []]
 
 
 RULEBOOK = Path(os.environ.get("EVAL_CORPUS_DIR", "/work/shared/eval-corpus")) / "rulebooks/artigiano-renaissance_regle_fr.pdf"
