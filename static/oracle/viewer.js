@@ -1,7 +1,7 @@
 // The booklet viewer (pdf.js, vendored): opens the PDF at ?page=N and highlights ?q=quote.
 // Zoom: the toolbar's − / + / « Pleine largeur », ctrl + = / - / 0, ctrl + wheel (a trackpad
-// pinch) and a two-finger pinch on touch screens. A quote pdf.js cannot find in the page's text layer
-// (a scanned page) is looked for in tesseract's words of that page, kept at ingestion.
+// pinch) and a two-finger pinch on touch screens. On a scanned page (no text layer) the quote
+// is looked for in the words tesseract read there at ingestion; elsewhere pdf.js finds it.
 
 const body = document.body;
 const params = new URLSearchParams(location.search);
@@ -64,6 +64,14 @@ export function lineBoxes(page, indexes) {
   return [...lines.values()].map(([x0, y0, x1, y1]) => [x0 / page.width, y0 / page.height, x1 / page.width, y1 / page.height]);
 }
 
+/** The OCR words of the cited page ({page, width, height, words}), or null (a text page). */
+async function fetchOcrWords() {
+  if (!quote) return null;
+  const response = await fetch(body.dataset.wordsUrl.replace("/pages/0/", `/pages/${targetPage}/`), { credentials: "same-origin" });
+  return response.ok ? response.json() : null;
+}
+const ocrWords = fetchOcrWords().catch(() => null);
+
 async function open() {
   const pdfjsLib = await import(body.dataset.pdfjsUrl);
   globalThis.pdfjsLib = pdfjsLib; // pdf_viewer.mjs reads the library from the global
@@ -115,24 +123,24 @@ async function open() {
     pageDiv.append(layer);
     if (scroll) layer.firstElementChild?.scrollIntoView({ block: "center", inline: "nearest" });
   };
-  let ocrTried = false;
-  const findInOcrWords = async () => {
-    if (ocrTried) return;
-    ocrTried = true;
-    const response = await fetch(body.dataset.wordsUrl.replace("/pages/0/", `/pages/${targetPage}/`), { credentials: "same-origin" });
-    if (!response.ok) return; // not an OCR'd page: pdf.js's "not found" stands
-    const page = await response.json();
-    const boxes = lineBoxes(page, matchWords(page.words, searchableQuote(quote)));
-    if (!boxes.length) return;
+  // A scanned page's words come with the page (fetched while the PDF loads); when they
+  // spell the quote, pdf.js's search (which reads every page's text first) is not needed.
+  const highlightInOcrWords = async () => {
+    const page = await ocrWords;
+    const boxes = page ? lineBoxes(page, matchWords(page.words, searchableQuote(quote))) : [];
+    if (!boxes.length) return false;
     ocrBoxes = boxes;
     drawOcrBoxes(true);
     showFound(true, "ocr");
+    return true;
   };
 
-  eventBus.on("pagesinit", () => {
+  eventBus.on("pagesinit", async () => {
     viewer.currentScaleValue = "page-width";
     viewer.currentPageNumber = Math.min(targetPage, viewer.pagesCount);
-    find();
+    if (!quote) return;
+    const found = await highlightInOcrWords().catch((error) => { console.error("OCR words", error); return false; });
+    if (!found) find();
   });
   eventBus.on("pagerendered", ({ pageNumber: number }) => {
     if (number === targetPage) drawOcrBoxes(false); // pdf.js empties a page it renders again (zoom)
@@ -149,7 +157,6 @@ async function open() {
     // FindState: 0 found, 1 not found, 2 wrapped, 3 pending
     if (state === 3 || body.dataset.quoteSource === "ocr") return;
     showFound(state !== 1, "text");
-    if (state === 1) findInOcrWords().catch((error) => console.error("OCR words", error));
   });
 
   const pdf = await pdfjsLib.getDocument({ url: body.dataset.pdfUrl, standardFontDataUrl: body.dataset.fontsUrl }).promise;
