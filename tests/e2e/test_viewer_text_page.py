@@ -1,6 +1,9 @@
 """The booklet viewer on a page with a text layer: the highlight sits on the quoted words and
 stops at them, whatever the zoom; the quote banner never covers the page."""
 
+import os
+from pathlib import Path
+
 import pytest
 from django.core.files.base import ContentFile
 
@@ -125,3 +128,24 @@ def test_on_a_phone_the_page_fills_the_width_and_pinching_enlarges_the_text(brow
     assert abs(glyphs["y"] + glyphs["height"] / 2 - cy) < glyphs["height"]  # the quote's line stayed under the fingers  # body text about as large as the phone's own text, or larger
     assert tab.evaluate("document.documentElement.scrollWidth") <= 390  # the page pans inside the viewer
     screenshot(tab, "viewer-phone-pinched")
+
+
+RULEBOOK = Path(os.environ.get("EVAL_CORPUS_DIR", "/work/shared/eval-corpus")) / "rulebooks/artigiano-renaissance_regle_fr.pdf"
+
+
+@pytest.mark.skipif(not RULEBOOK.is_file(), reason="needs the eval corpus (EVAL_CORPUS_DIR)")
+def test_a_real_rulebook_quote_over_two_lines_with_a_ligature_is_highlighted_on_its_lines(browser, live_daphne, bob):
+    game = GameFactory(name="Artigiano", slug="artigiano")
+    game.pdf.save("artigiano.pdf", ContentFile(RULEBOOK.read_bytes()))
+    # "Enﬁn" is written with the ﬁ ligature; the quote's two lines, as pdfminer places them:
+    first, size = quote_in_pdf(RULEBOOK.read_bytes(), 2, "améliorer les matériaux ou les châteaux. En")
+    second, _ = quote_in_pdf(RULEBOOK.read_bytes(), 2, "vous devrez tout")
+    tab = open_viewer(browser, live_daphne, bob, game, quote="améliorer les matériaux ou les châteaux. Enfin, vous devrez tout", page=2)
+    tab.locator('.page[data-page-number="2"][data-loaded] .textLayer .highlight').first.wait_for(timeout=10_000)
+    drawn = highlight_boxes(tab, 2, ".textLayer .highlight")
+    lines = [on_screen(tab, 2, box, size) for box in (first, second)]
+    for line in lines:
+        on_line = [b for b in drawn if line.overlap(b) > 0]
+        assert on_line, f"nothing highlighted on the line at {line}"
+        assert min(b.top for b in on_line) >= line.top - 0.3 * line.height and max(b.bottom for b in on_line) <= line.bottom + 0.3 * line.height
+    screenshot(tab, "viewer-real-rulebook-two-lines")
