@@ -107,6 +107,7 @@ class Pipeline:
         self.llm = components.llm_backend()
         self.components = components
         self.stats: dict = {"embedder": "", "timings": reporter.timings}
+        self.ocr_words: dict[int, ocr.OcrPage] = {}  # the pages whose text came from OCR
 
     def run(self) -> dict:
         pdf = self.pdf_path()
@@ -163,6 +164,7 @@ class Pipeline:
                 on_page=self.reporter.progress,
             )
         replaced = ocr.apply_ocr(pages, result)
+        self.ocr_words = ocr.words_of_replaced_pages(pages, result)
         self.stats["ocr"].update(pages_ocr=len(decision.pages), pages_replaced=replaced, from_cache=result.from_cache)
         for number, confidence in result.low_confidence:
             self.reporter.warning(
@@ -240,6 +242,7 @@ class Pipeline:
             notes = self.detect_conflicts(drafts, dense, sparse)
             rows = index.build_rows(self.job, self.booklet, drafts, dense, sparse, notes, self.stats["embedder"])
             self.stats["replaced_chunks"] = index.replace_booklet_rows(self.job, self.booklet, rows)
+            self.stats["ocr_word_pages"] = index.replace_ocr_words(self.booklet, self.ocr_words)
             self.stats["booklet_terms"] = learn_booklet_terms(self.booklet.game)
             if self.components.store_is_shared():  # a local folder belongs to the web process
                 index.sync_now(self.booklet.collection)
