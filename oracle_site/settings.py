@@ -118,6 +118,8 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LOGIN_URL = "oracle-login"  # the site-styled login page (questions/urls.py)
 LOGIN_REDIRECT_URL = "/"
+# Whom visitors ask for an account (an address, a name…), shown on the login page; empty: the club's administrator.
+ORACLE_ACCOUNT_CONTACT = env_str("ORACLE_ACCOUNT_CONTACT", "")
 
 # --- Internationalisation: French first, English available --------------------------------
 
@@ -345,6 +347,10 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "runtime.ratelimit.login_client_ip"  # X-Forwarded-For only behind TRUSTED_PROXIES; None when not an address
 AXES_VERBOSE = False
+
+# API lists (`@paginate`): `?limit=&offset=`, 20 by default, at most 100 (docs/api-resources.md).
+NINJA_PAGINATION_PER_PAGE = 20
+NINJA_PAGINATION_MAX_LIMIT = 100
 
 PDF_MAX_STREAM_MB = env_int("PDF_MAX_STREAM_MB", 64)
 PDF_MAX_TOTAL_MB = env_int("PDF_MAX_TOTAL_MB", 1024)
