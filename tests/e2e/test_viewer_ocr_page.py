@@ -1,13 +1,12 @@
 """The booklet viewer on a scanned page (no text layer): the quote is highlighted from the
 word boxes tesseract gave at ingestion, on the words, at every zoom."""
 
-import os
 import subprocess
-from pathlib import Path
 
 import pytest
 from PIL import Image
 
+from eval.booklets import EVAL_CORPUS
 from tests.e2e.conftest import open_signed_in, screenshot
 from tests.e2e.viewer_pages import Box, assert_on_the_words, drawn_box, highlight_boxes, on_screen, quote_in_pdf
 from tests.ingest.pdfs import scanned_pdf
@@ -86,11 +85,11 @@ def test_a_quote_absent_from_the_scan_says_so(scanned_game, browser, live_daphne
     assert tab.evaluate(MATCHING) == [[2, 3, 4, 5], [2, 3, 4, 5, 6], []]
 
 
-RULEBOOK = Path(os.environ.get("EVAL_CORPUS_DIR", "/work/shared/eval-corpus")) / "rulebooks/artigiano-renaissance_regle_fr.pdf"
+RULEBOOK = EVAL_CORPUS / "rulebooks/artigiano-renaissance_regle_fr.pdf"  # ../shared/eval-corpus, as eval finds it
 REAL_QUOTE = "Le stock peut contenir trois cartes."
 
 
-@pytest.mark.skipif(not RULEBOOK.is_file(), reason="needs the eval corpus (EVAL_CORPUS_DIR)")
+@pytest.mark.skipif(not RULEBOOK.is_file(), reason="needs the eval corpus (../shared/eval-corpus or EVAL_CORPUS_DIR)")
 def test_a_real_rulebook_page_scanned_is_highlighted_where_the_text_was(browser, live_daphne, bob, tmp_path):
     """Page 2 of a real rulebook rasterised at 150 DPI (pdftoppm) into an image-only PDF
     (Pillow): the OCR boxes land where the original's text layer has the quote."""

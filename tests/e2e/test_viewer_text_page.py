@@ -1,12 +1,11 @@
 """The booklet viewer on a page with a text layer: the highlight sits on the quoted words and
 stops at them, whatever the zoom; the quote banner never covers the page."""
 
-import os
-from pathlib import Path
 
 import pytest
 from django.core.files.base import ContentFile
 
+from eval.booklets import EVAL_CORPUS
 from tests.e2e.booklets import pdf_of_pages
 from tests.e2e.conftest import open_signed_in, screenshot
 from tests.e2e.viewer_pages import assert_on_the_words, highlight_boxes, on_screen, quote_in_pdf
@@ -130,10 +129,10 @@ def test_on_a_phone_the_page_fills_the_width_and_pinching_enlarges_the_text(brow
     screenshot(tab, "viewer-phone-pinched")
 
 
-RULEBOOK = Path(os.environ.get("EVAL_CORPUS_DIR", "/work/shared/eval-corpus")) / "rulebooks/artigiano-renaissance_regle_fr.pdf"
+RULEBOOK = EVAL_CORPUS / "rulebooks/artigiano-renaissance_regle_fr.pdf"  # ../shared/eval-corpus, as eval finds it
 
 
-@pytest.mark.skipif(not RULEBOOK.is_file(), reason="needs the eval corpus (EVAL_CORPUS_DIR)")
+@pytest.mark.skipif(not RULEBOOK.is_file(), reason="needs the eval corpus (../shared/eval-corpus or EVAL_CORPUS_DIR)")
 def test_a_real_rulebook_quote_over_two_lines_with_a_ligature_is_highlighted_on_its_lines(browser, live_daphne, bob):
     game = GameFactory(name="Artigiano", slug="artigiano")
     game.pdf.save("artigiano.pdf", ContentFile(RULEBOOK.read_bytes()))
