@@ -1,4 +1,7 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from rag.language import ENGLISH, FRENCH, normalise
 
 from .models import Card, Chunk, Decklist, Extension, Game, GameTerm, IndexState
 
@@ -10,9 +13,18 @@ class ExtensionInline(admin.TabularInline):
     prepopulated_fields = {"slug": ("name",)}
 
 
+LANGUAGE_NAMES = {FRENCH: _("Français"), ENGLISH: _("Anglais")}
+
+
+@admin.display(description=_("langue"), ordering="language")
+def language_name(booklet) -> str:
+    """« Français », not « fr » (an unknown code is shown as typed)."""
+    return str(LANGUAGE_NAMES.get(normalise(booklet.language), booklet.language))
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "language", "card_game", "bgg_id", "pdf_pages", "updated_at")
+    list_display = ("name", "slug", language_name, "card_game", "bgg_id", "pdf_pages", "updated_at")
     list_filter = ("language", "card_game")
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
@@ -22,7 +34,7 @@ class GameAdmin(admin.ModelAdmin):
 
 @admin.register(Extension)
 class ExtensionAdmin(admin.ModelAdmin):
-    list_display = ("name", "game", "kind", "language", "pdf_pages", "updated_at")
+    list_display = ("name", "game", "kind", language_name, "pdf_pages", "updated_at")
     list_filter = ("kind", "language", "game")
     search_fields = ("name", "slug", "game__name")
     prepopulated_fields = {"slug": ("name",)}
