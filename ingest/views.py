@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from games.models import Extension, Game
 
+from .events import ACTS
 from .models import IngestJob
 from .scheduling import MAX_SCHEDULE_AHEAD
 
@@ -28,7 +29,9 @@ def ingest_new(request):
 @staff_member_required(login_url="oracle-login")
 def ingest_job(request, job_id: uuid.UUID):
     job = get_object_or_404(IngestJob.objects.select_related("game", "extension"), pk=job_id)
-    return render(request, "ingest/job.html", {"job": job})
+    # the acts' names in the reader's language (the stored events carry the worker's French)
+    act_labels = {act: str(label) for act, label in ACTS.items()}
+    return render(request, "ingest/job.html", {"job": job, "act_labels": act_labels})
 
 
 @staff_member_required(login_url="oracle-login")

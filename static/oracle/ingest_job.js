@@ -6,6 +6,7 @@ import { attachCancelButtons } from "./ingest_cancel.js";
 
 const root = document.getElementById("ingest-job");
 const strings = readJsonScript("ingest-strings");
+const actLabels = readJsonScript("ingest-acts"); // act → its name in the page's language
 const acts = document.getElementById("acts");
 const statusLabel = document.getElementById("job-status-label");
 const elapsedLabel = document.getElementById("elapsed");
@@ -35,7 +36,7 @@ function showAct(data) {
   const state = data.state || "progress";
   row.dataset.state = state;
   row.querySelector(".act-state").textContent = state === "done" ? "✓" : "…";
-  row.querySelector(".act-label").textContent = data.label || data.act;
+  row.querySelector(".act-label").textContent = actLabels[data.act] || data.label || data.act;
   const progress = row.querySelector("progress");
   if (typeof data.total === "number" && data.total > 0) {
     row.querySelector(".act-counts").textContent = `${data.done ?? 0}/${data.total}`;

@@ -1,0 +1,149 @@
+"""French that reads right around names, the admin in French, the error pages in the site's
+layout, the favicon, and the Oracle's own words (phases, answer opening) in the reader's
+language (docs/ui.md « Translations »)."""
+
+from datetime import datetime
+
+import pytest
+from django.test import RequestFactory
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.views import defaults
+
+from games.wording import booklet_title, french_de, of_name
+from ingest.models import IngestJob
+from questions.ask_flow import events
+from tests.factories import ExtensionFactory, GameFactory, IngestJobFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("Les Aéronautes", "des Aéronautes"),
+    ("Le Petit Prince", "du Petit Prince"),
+    ("La Tour", "de la Tour"),
+    ("L'Île interdite", "de l'Île interdite"),
+    ("Arcmage", "d'Arcmage"),
+    ("Ark Nova", "d'Ark Nova"),
+    ("Heat", "de Heat"),
+    ("Lewis & Clark", "de Lewis & Clark"),
+    ("Leaving Earth", "de Leaving Earth"),
+])
+def test_de_before_a_name_is_contracted_as_french_wants(name, expected):
+    assert french_de(name) == expected
+
+
+def test_of_name_follows_the_page_language():
+    with translation.override("fr"):
+        assert of_name("Les Aéronautes") == "des Aéronautes"
+    with translation.override("en"):
+        assert of_name("Les Aéronautes") == "of Les Aéronautes"
+
+
+def test_a_booklet_title_never_repeats_the_game_name():
+    assert booklet_title("Les Aéronautes", "Les Aéronautes — Règles du jeu") == "Les Aéronautes — Règles du jeu"
+    assert booklet_title("Arcmage", "Arcmage") == "Arcmage"
+    assert booklet_title("Les Aéronautes", "Storm Front") == "Les Aéronautes — Storm Front"
+
+
+def test_chat_invites_to_ask_about_the_rules_des_aeronautes(client, bob):
+    client.force_login(bob)
+    game = GameFactory(name="Les Aéronautes", slug="les-aeronautes")
+    page = client.get(reverse("oracle-chat", args=[game.slug])).content.decode()
+    assert "les règles des Aéronautes" in page and "de Les" not in page
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    page = client.get(reverse("oracle-chat", args=[game.slug])).content.decode()
+    assert "the rules of Les Aéronautes" in page
+
+
+def test_ingest_pages_name_the_game_once_and_date_in_french(client, alice):
+    client.force_login(alice)
+    game = GameFactory(name="Les Aéronautes", booklet_name="Les Aéronautes — Règles du jeu")
+    job = IngestJobFactory(game=game, status=IngestJob.Status.DONE)
+    IngestJob.objects.filter(pk=job.pk).update(created_at=timezone.make_aware(datetime(2026, 12, 1, 10, 30)))
+    arcmage = IngestJobFactory(game=GameFactory(name="Arcmage"), status=IngestJob.Status.DONE)
+
+    jobs = client.get(reverse("oracle-ingest-jobs")).content.decode()
+    assert "Les Aéronautes — Les Aéronautes" not in jobs and "Les Aéronautes — Règles du jeu" in jobs
+    assert "Arcmage — Arcmage" not in jobs
+    assert "1 déc. 10:30" in jobs
+    page = client.get(reverse("oracle-ingest-job", args=[arcmage.pk])).content.decode()
+    assert "<h1>Arcmage</h1>" in page
+
+
+def test_admin_columns_and_choices_are_french_words_not_codes(client, alice):
+    client.force_login(alice)
+    job = IngestJobFactory(game=GameFactory(name="Heat"), status=IngestJob.Status.RUNNING, current_act="index")
+    page = client.get(reverse("admin:ingest_ingestjob_changelist")).content.decode()
+    for header in ("Livret", "Type de livret", "État", "Étape en cours", "Créée le"):
+        assert header in page, header
+    assert "Règles de base" in page and "Archivage" in page
+    assert ">base<" not in page and ">index<" not in page
+    games = client.get(reverse("admin:games_game_changelist")).content.decode()
+    assert '<td class="field-language_name">Français</td>' in games and ">fr<" not in games
+    assert job.get_booklet_kind_display() == "Règles de base"
+
+
+def test_every_admin_field_has_a_french_name():
+    from django.apps import apps
+
+    for app in ("games", "ingest", "questions"):
+        for model in apps.get_app_config(app).get_models():
+            for field in model._meta.get_fields():
+                if field.auto_created or not (field.concrete or field.many_to_many) or field.name in ("id", "dense"):
+                    continue
+                assert field._verbose_name is not None, f"{model.__name__}.{field.name}"  # else Django shows the code
+
+
+def test_missing_page_is_styled_and_translated(client):
+    response = client.get("/nulle-part/")
+    page = response.content.decode()
+    assert response.status_code == 404
+    assert 'class="topbar"' in page and "oracle.css" in page and "Page introuvable" in page
+    page = client.get("/nulle-part/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Page not found" in page
+
+
+def test_forbidden_page_is_styled():
+    request = RequestFactory().get("/ingestion/")
+    from django.contrib.auth.models import AnonymousUser
+
+    request.user = AnonymousUser()
+    response = defaults.permission_denied(request, PermissionError())
+    assert response.status_code == 403
+    assert "Accès refusé" in response.content.decode() and 'class="topbar"' in response.content.decode()
+
+
+def test_server_error_page_needs_no_database_nor_context_processors(django_assert_num_queries):
+    request = RequestFactory().get("/")
+    with django_assert_num_queries(0):
+        response = defaults.server_error(request)
+    page = response.content.decode()
+    assert response.status_code == 500
+    assert "Erreur du serveur" in page and 'class="topbar"' in page and 'href="/"' in page
+
+
+def test_every_page_links_the_favicon_and_a_skip_link(client):
+    page = client.get(reverse("oracle-login")).content.decode()
+    assert 'rel="icon"' in page and "oracle/favicon.svg" in page
+    assert 'class="skip-link" href="#main"' in page and '<main id="main"' in page
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302 and response["Location"].endswith("oracle/favicon.svg")
+    from django.contrib.staticfiles import finders
+
+    assert finders.find("oracle/favicon.svg")
+
+
+def test_the_oracle_phases_are_in_the_readers_language():
+    with translation.override("en"):
+        assert events.phase("write")["label"] == "The Oracle writes its answer"
+    with translation.override("fr"):
+        assert events.phase("write")["label"] == "L'Oracle rédige sa réponse"
+
+
+def test_ingest_acts_are_named_in_the_readers_language(client, alice):
+    client.force_login(alice)
+    job = IngestJobFactory(game=ExtensionFactory().game)
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    page = client.get(reverse("oracle-ingest-job", args=[job.pk])).content.decode()
+    assert '"index": "Indexing"' in page or '"index": "Archiving"' in page
