@@ -1,0 +1,160 @@
+"""Accessibility and the English page, in a real Chromium: axe-core (npm, installed by
+`scripts/install.sh --test` into var/axe-core) finds no serious or critical violation on the
+home, chat (after an answer), viewer, ingest wizard and login pages; a page in English shows
+no French word of the Oracle's own (phases, answer opening, badge, wizard); the phone's top
+bar takes one row."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.e2e.conftest import screenshot
+from tests.support.daphne import BASE_DIR
+
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+AXE = BASE_DIR / "var" / "axe-core" / "node_modules" / "axe-core" / "axe.min.js"
+# Words of French that English never uses (checked as whole words, lower case), and its accents.
+FRENCH_WORDS = set(
+    """le la les des du une est et pour dans avec votre vos vous sur aux au ou où de d l qu ce cette
+    livret livrets règles règle réponse posez poser jeu jeux connexion déconnexion demander nouvelle
+    fichier quand démarrer lancer planifier nom langue type oracle's""".split()
+) - {"oracle's"}
+ACCENTS = re.compile(r"[àâçéèêëîïôûùüœ«»]", re.IGNORECASE)
+
+
+@pytest.fixture
+def axe_source():
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: run scripts/install.sh --test")
+    return AXE.read_text(encoding="utf-8")
+
+
+def new_page(browser, base_url, user=None, *, locale="fr-FR", viewport=None):
+    """A page (CSP bypassed so axe can be injected), signed in as `user` when given."""
+    from django.test import Client
+
+    context = browser.new_context(base_url=base_url, locale=locale, bypass_csp=True,
+                                  viewport=viewport or {"width": 1280, "height": 860})  # fmt: skip
+    if user is not None:
+        client = Client()
+        client.force_login(user)
+        context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
+    page = context.new_page()
+    page.on("console", lambda message: print(f"[browser {message.type}] {message.text}"))
+    return page
+
+
+def serious_violations(page, axe_source, frame=None) -> list[str]:
+    target = frame or page
+    target.add_script_tag(content=axe_source)
+    results = target.evaluate("() => axe.run(document, { resultTypes: ['violations'] })")
+    assert results["testEngine"]["name"] == "axe-core" and results["url"]
+    print(f"axe {results['url']}: " + (", ".join(f"{v['id']} ({v['impact']})" for v in results["violations"]) or "no violation"))
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — " + "; ".join(n["target"][0] if n["target"] else "" for n in v["nodes"][:5])
+        for v in results["violations"] if v["impact"] in ("serious", "critical")
+    ]
+
+
+def ask(page, question):
+    page.fill("#question", question)
+    page.click("#ask-button")
+    page.locator(".turn[data-state=done]").last.wait_for(timeout=120_000)
+
+
+def french_in(text: str) -> list[str]:
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    return sorted({w for w in words if w in FRENCH_WORDS or ACCENTS.search(w)})
+
+
+def test_axe_finds_no_serious_violation_on_the_main_pages(browser, live_daphne, course_folle, bob, alice, axe_source):
+    game, extension = course_folle
+    found = {}
+
+    page = new_page(browser, live_daphne)
+    page.goto("/login/")
+    found["login"] = serious_violations(page, axe_source)
+
+    page = new_page(browser, live_daphne, bob)
+    page.goto("/")
+    found["home"] = serious_violations(page, axe_source)
+
+    page.goto(f"/jeux/{game.slug}/")
+    ask(page, "Combien de cartes pioche le joueur actif ?")
+    found["chat"] = serious_violations(page, axe_source)
+    screenshot(page, "a11y-chat")
+
+    page.goto(f"/booklets/{game.pk}/view?page=2")
+    page.locator("body[data-state=ready]").wait_for(timeout=30_000)
+    found["viewer"] = serious_violations(page, axe_source)
+
+    page = new_page(browser, live_daphne, alice)
+    page.goto("/ingestion/nouvelle/")
+    found["wizard"] = serious_violations(page, axe_source)
+
+    assert found == {name: [] for name in found}
+
+
+def test_the_english_chat_and_wizard_show_no_french(browser, live_daphne, course_folle, bob, alice, axe_source):
+    game, extension = course_folle
+    page = new_page(browser, live_daphne, bob, locale="en-US")
+    page.goto(f"/jeux/{game.slug}/")
+    assert page.get_attribute("html", "lang") == "en"
+    # every phase the Oracle shows while it works, recorded as it changes
+    page.evaluate("""() => { window.phases = [];
+        new MutationObserver(() => document.querySelectorAll('.turn .phase').forEach((p) => {
+          if (p.textContent && !window.phases.includes(p.textContent)) window.phases.push(p.textContent); }))
+        .observe(document.getElementById('turns'), { subtree: true, childList: true, characterData: true }); }""")
+    ask(page, "How many cards does the active player draw?")
+    phases = page.evaluate("() => window.phases")
+    assert phases and all(not french_in(phase) for phase in phases), phases
+    answer = page.inner_text(".turn .answer-body")
+    assert answer.startswith("According to the booklets:"), answer
+    assert page.locator(".turn .confidence").count() == 1
+    # the page's own words: the quotes (citations, their sections) and the names are the booklets'
+    visible = page.evaluate("""(names) => {
+        const copy = document.body.cloneNode(true);
+        copy.querySelectorAll('a.citation, .citation-quote, .citation-unknown, .answer-body em, .question-text, script, template, [hidden]')
+          .forEach((node) => node.remove());
+        document.body.appendChild(copy); copy.hidden = false;
+        let text = copy.innerText; copy.remove();
+        for (const name of names) text = text.split(name).join(' ');
+        return text; }""", [game.name, extension.name])
+    screenshot(page, "chat-english")
+    assert french_in(visible) == [], visible
+
+    page = new_page(browser, live_daphne, alice, locale="en-US")
+    page.goto("/ingestion/nouvelle/")
+    visible = page.evaluate("""(names) => {
+        let text = document.body.innerText;
+        for (const name of names) text = text.split(name).join(' ');
+        return text; }""", [game.name])
+    assert "Start the ingestion" in visible or "Upload a booklet" in visible or "booklet" in visible.lower()
+    assert french_in(visible) == [], visible
+
+
+def test_the_phone_top_bar_takes_one_row(browser, live_daphne, alice):
+    page = new_page(browser, live_daphne, alice, viewport={"width": 390, "height": 844})
+    page.goto("/")
+    boxes = page.evaluate("""() => ({
+        bar: document.querySelector('.topbar').getBoundingClientRect().height,
+        tops: [...document.querySelectorAll('.topbar .brand, .topnav > a, .topnav > form')]
+          .map((node) => Math.round(node.getBoundingClientRect().top + node.getBoundingClientRect().height / 2)),
+        width: document.documentElement.scrollWidth })""")
+    screenshot(page, "phone-top-bar")
+    assert boxes["bar"] <= 56, boxes
+    assert max(boxes["tops"]) - min(boxes["tops"]) <= 4, boxes  # every item on the same row
+    assert boxes["width"] <= 390, boxes  # nothing sticks out of the screen
+
+
+def test_the_skip_link_is_the_first_tab_stop_and_jumps_to_the_content(browser, live_daphne, bob):
+    page = new_page(browser, live_daphne, bob)
+    page.goto("/")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.className") == "skip-link"
+    assert page.is_visible(".skip-link")
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "main"
