@@ -11,6 +11,10 @@ const acts = document.getElementById("acts");
 const statusLabel = document.getElementById("job-status-label");
 const elapsedLabel = document.getElementById("elapsed");
 const timeZone = root.dataset.timeZone;
+const language = (document.documentElement.lang || "fr").slice(0, 2);
+
+// A warning's or an error's text in the page's language (`messages`), else as stored.
+const messageOf = (data) => data.messages?.[language] || data.message;
 
 function actRow(data) {
   const key = data.act || data.label;
@@ -94,7 +98,7 @@ function showPlanned(data) {
 
 function addWarning(data) {
   const item = document.createElement("li");
-  item.textContent = `⚠ ${data.message || data.detail || JSON.stringify(data)}`;
+  item.textContent = `⚠ ${messageOf(data) || data.detail || JSON.stringify(data)}`;
   document.getElementById("warnings").appendChild(item);
 }
 
@@ -115,7 +119,7 @@ function finish(kind, data, source) {
   } else {
     setStatus("error", strings.error);
     const error = document.getElementById("job-error");
-    error.textContent = data.message || data.error || error.textContent;
+    error.textContent = messageOf(data) || data.error || error.textContent;
     error.hidden = false;
   }
 }

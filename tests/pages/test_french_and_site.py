@@ -147,3 +147,28 @@ def test_ingest_acts_are_named_in_the_readers_language(client, alice):
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
     page = client.get(reverse("oracle-ingest-job", args=[job.pk])).content.decode()
     assert '"index": "Indexing"' in page or '"index": "Archiving"' in page
+
+
+def test_ingest_warnings_and_failures_carry_every_language():
+    from ingest.coordinator import IngestFailure, fail
+    from ingest.events import Reporter, Text
+
+    from django.utils.translation import gettext_noop
+
+    job = IngestJobFactory(game=GameFactory(name="Heat"), status=IngestJob.Status.RUNNING)
+    reporter = Reporter(job)
+    reporter.warning(Text(gettext_noop("Ce livret semble rédigé en %(detected)s alors que sa langue déclarée est « %(declared)s ». "
+                                       "Corrigez la langue (jeu ou extension) : les questions posées dans l'autre langue le trouveront mieux."),
+                          {"detected": Text(gettext_noop("anglais")), "declared": "fr"}))
+    reporter.act = "index"
+    fail(job, reporter, RuntimeError("disque plein"))
+
+    warning, error = [event.data for event in job.events.order_by("pk")]
+    assert warning["message"].startswith("Ce livret semble rédigé en anglais")
+    assert warning["messages"]["en"].startswith("This booklet seems to be written in English")
+    assert error["messages"]["fr"] == error["message"] and "« Archivage »" in error["message"]
+    assert "Archiving" in error["messages"]["en"] and "disque plein" in error["messages"]["en"]
+    job.refresh_from_db()
+    assert job.error == error["message"]  # the French text, as before
+    failure = IngestFailure(Text(gettext_noop("Ce PDF ne contient aucune page.")))
+    assert str(failure) == "Ce PDF ne contient aucune page."
