@@ -143,11 +143,14 @@ def test_the_phone_top_bar_takes_one_row(browser, live_daphne, alice):
         bar: document.querySelector('.topbar').getBoundingClientRect().height,
         tops: [...document.querySelectorAll('.topbar .brand, .topnav > a, .topnav > form')]
           .map((node) => Math.round(node.getBoundingClientRect().top + node.getBoundingClientRect().height / 2)),
-        width: document.documentElement.scrollWidth })""")
+        width: document.documentElement.scrollWidth,
+        hidden: [...document.querySelectorAll('.topnav > a, .topnav button:not(.current)')]
+          .filter((node) => node.getBoundingClientRect().right > window.innerWidth).map((node) => node.textContent.trim()) })""")
     screenshot(page, "phone-top-bar")
     assert boxes["bar"] <= 56, boxes
     assert max(boxes["tops"]) - min(boxes["tops"]) <= 4, boxes  # every item on the same row
     assert boxes["width"] <= 390, boxes  # nothing sticks out of the screen
+    assert boxes["hidden"] == [], boxes  # every link and the language switch fit, none scrolled away
 
 
 def test_the_skip_link_is_the_first_tab_stop_and_jumps_to_the_content(browser, live_daphne, bob):
