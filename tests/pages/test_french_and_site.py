@@ -172,3 +172,20 @@ def test_ingest_warnings_and_failures_carry_every_language():
     assert job.error == error["message"]  # the French text, as before
     failure = IngestFailure(Text(gettext_noop("Ce PDF ne contient aucune page.")))
     assert str(failure) == "Ce PDF ne contient aucune page."
+
+
+def test_on_an_english_page_the_extractive_answer_speaks_english_around_french_quotes():
+    from questions.ask_flow.steps.answer_rules import reader_language
+    from rag.extractive import extractive_answer
+    from tests.rag.test_answer_shape import PASSAGES
+
+    question = "Combien de jetons Flamme reçoit chaque joueur ?"
+    with translation.override("en"):
+        words_in = reader_language()
+    answer = extractive_answer(question, PASSAGES, best_score=0.9, min_score=0.8, words_in=words_in)
+    assert answer.startswith("According to the booklets:") and "Chaque joueur reçoit 4 jetons Flamme" in answer
+    assert extractive_answer(question, PASSAGES, best_score=0.5, min_score=0.8, words_in=words_in).startswith("I found nothing")
+    with translation.override("fr"):  # a French page: the question's language, as before
+        assert reader_language() is None
+    assert extractive_answer("How many Flame tokens does each player get?", PASSAGES, best_score=0.9,
+                             min_score=0.8, words_in=None).startswith("According to the booklets:")  # fmt: skip
