@@ -189,3 +189,14 @@ def test_on_an_english_page_the_extractive_answer_speaks_english_around_french_q
         assert reader_language() is None
     assert extractive_answer("How many Flame tokens does each player get?", PASSAGES, best_score=0.9,
                              min_score=0.8, words_in=None).startswith("According to the booklets:")  # fmt: skip
+
+
+def test_a_base_booklet_named_as_its_game_is_called_the_base_rules(client, bob):
+    client.force_login(bob)
+    arcmage = GameFactory(name="Arcmage", slug="arcmage")
+    aero = GameFactory(name="Les Aéronautes", slug="aero", booklet_name="Livret de règles 2e édition")
+    chat = client.get(reverse("oracle-chat", args=[arcmage.slug])).content.decode()
+    assert '<span class="booklet-tag">Règles de base</span>' in chat
+    assert '<span class="booklet-tag">Livret de règles 2e édition</span>' in client.get(reverse("oracle-chat", args=[aero.slug])).content.decode()
+    home = client.get("/").content.decode()
+    assert "Arcmage <small>" not in home and "Livret de règles 2e édition <small>règles de base</small>" in home
