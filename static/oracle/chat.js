@@ -13,6 +13,7 @@ import { attachBookletChoice } from "./booklet_choice.js";
 
 const config = readJsonScript("chat-config");
 const S = config.strings;
+const COLON = (document.documentElement.lang || "fr").startsWith("fr") ? " : " : ": "; // « Score : » / "Score:"
 
 const form = document.getElementById("ask-form");
 const textarea = document.getElementById("question");
@@ -233,14 +234,14 @@ function renderDiagnostics(turn, data) {
     return node;
   };
   if (data.bestScore !== undefined && data.bestScore !== null) {
-    add("p", `${S.bestScore} : ${Number(data.bestScore).toFixed(3)}`);
+    add("p", `${S.bestScore}${COLON}${Number(data.bestScore).toFixed(3)}`);
   }
   if (data.timings && typeof data.timings === "object") {
     add("h4", S.timings);
     const list = add("ul", undefined, "timings");
     for (const [step, ms] of Object.entries(data.timings)) {
       const item = document.createElement("li");
-      item.textContent = `${step} : ${typeof ms === "number" ? Math.round(ms) : ms}`;
+      item.textContent = `${step}${COLON}${typeof ms === "number" ? Math.round(ms) : ms}`;
       list.appendChild(item);
     }
   }
