@@ -86,7 +86,16 @@ def game_terms(game: Game) -> GameTerms | None:
 
 def rule_keywords(collection: str) -> dict[str, str]:
     """keyword → rule number defined by the booklet of `collection` ({} for an ordinary one)."""
-    state = IndexState.objects.filter(collection=collection).values_list("version", flat=True).first() or 0
+    return rule_keywords_of([collection])[collection]
+
+
+def rule_keywords_of(collections: list[str]) -> dict[str, dict[str, str]]:
+    """`rule_keywords` of several booklets with one query while their index is unchanged."""
+    versions = dict(IndexState.objects.filter(collection__in=collections).values_list("collection", "version"))
+    return {collection: _rule_keywords(collection, versions.get(collection) or 0) for collection in collections}
+
+
+def _rule_keywords(collection: str, state: int) -> dict[str, str]:
     with _lock:
         cached = _keywords_cache.get(collection)
     if cached is not None and cached[0] == state:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,18 +47,22 @@ class PdfInfo:
 
 
 def validate_pdf(source) -> PdfInfo:
-    """Check an upload by its bytes (bytes, a path or a file object); raise InvalidPdf."""
-    data = _read_bytes(source)
-    if not data:
-        raise InvalidPdf(_("Le fichier est vide."))
-    if len(data) > settings.UPLOAD_MAX_BYTES:
-        raise InvalidPdf(
-            _("Le fichier dépasse la taille maximale de %(max)d Mo.") % {"max": settings.UPLOAD_MAX_BYTES // (1024 * 1024)},
-            status=413,
-        )
-    if PDF_MAGIC not in data[:1024]:
-        raise InvalidPdf(_("Ce fichier n'est pas un PDF (son contenu ne commence pas par %PDF)."))
-    pages = _count_pages(data)
+    """Check an upload by its bytes (bytes, a path or a file object); raise InvalidPdf.
+
+    The file is read where it lies (an upload larger than FILE_UPLOAD_MAX_MEMORY_SIZE is
+    already a temporary file): a 60 MB PDF once cost the web process 60 MB per copy of it."""
+    with _opened(source) as (pdf, size):
+        if not size:
+            raise InvalidPdf(_("Le fichier est vide."))
+        if size > settings.UPLOAD_MAX_BYTES:
+            raise InvalidPdf(
+                _("Le fichier dépasse la taille maximale de %(max)d Mo.") % {"max": settings.UPLOAD_MAX_BYTES // (1024 * 1024)},
+                status=413,
+            )
+        if PDF_MAGIC not in pdf.read(1024):
+            raise InvalidPdf(_("Ce fichier n'est pas un PDF (son contenu ne commence pas par %PDF)."))
+        pdf.seek(0)
+        pages = _count_pages(pdf)
     if pages == 0:
         raise InvalidPdf(_("Ce PDF ne contient aucune page."))
     if pages > settings.UPLOAD_MAX_PAGES:
@@ -65,26 +70,38 @@ def validate_pdf(source) -> PdfInfo:
             _("Ce PDF a %(pages)d pages ; le maximum est %(max)d.") % {"pages": pages, "max": settings.UPLOAD_MAX_PAGES},
             status=413,
         )
-    return PdfInfo(pages=pages, size=len(data))
+    return PdfInfo(pages=pages, size=size)
 
 
-def _read_bytes(source) -> bytes:
+@contextmanager
+def _opened(source):
+    """(a binary file positioned at 0, its size) for bytes, a path or an uploaded file."""
     if isinstance(source, (bytes, bytearray)):
-        return bytes(source)
-    if isinstance(source, (str, Path)):
-        return Path(source).read_bytes()
-    if hasattr(source, "size") and source.size > settings.UPLOAD_MAX_BYTES:
+        yield io.BytesIO(source), len(source)
+        return
+    path = Path(source) if isinstance(source, (str, Path)) else None
+    if path is None and hasattr(source, "temporary_file_path"):
+        path = Path(source.temporary_file_path())
+    if path is not None:
+        with path.open("rb") as pdf:
+            yield pdf, path.stat().st_size
+        return
+    size = getattr(source, "size", None)
+    if size is not None and size > settings.UPLOAD_MAX_BYTES:
         raise InvalidPdf(_("Le fichier dépasse la taille maximale autorisée."), status=413)
-    if hasattr(source, "seek"):
-        source.seek(0)
-    data = source.read()
     source.seek(0)
-    return data
-
-
-def _count_pages(data: bytes) -> int:
+    if size is None:
+        size = source.seek(0, io.SEEK_END)
+        source.seek(0)
     try:
-        document = PDFDocument(PDFParser(io.BytesIO(data)))
+        yield source, size
+    finally:
+        source.seek(0)
+
+
+def _count_pages(pdf) -> int:
+    try:
+        document = PDFDocument(PDFParser(pdf))
         return sum(1 for _ in PDFPage.create_pages(document))
     except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
         raise InvalidPdf(_("Ce PDF est chiffré ou protégé par un mot de passe : exportez-en une copie sans protection.")) from exc

@@ -193,15 +193,20 @@ else:
 
 # --- Channels: in-memory by default, channels-redis with REDIS_URL -------------------------
 
+# A group message to a listener whose channel is full is dropped: room for a whole streamed
+# answer (its token events) waiting on a slow client (runtime/live_events.py).
+CHANNEL_CAPACITY = env_int("CHANNEL_CAPACITY", 2000)
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "capacity": CHANNEL_CAPACITY, "expiry": 120},
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": CHANNEL_CAPACITY}}
+    }
 
 # --- Vector store: embedded (a folder owned by the web process) by default, a server with QDRANT_URL
 

@@ -95,11 +95,8 @@ def find_game(game_id):
     return game
 
 
-def find_extensions(game: Game, wanted: set | None) -> list | None:
-    """The game's booklets with these ids, or None when one is unknown or another game's;
-    every booklet of the game when the client named none (`wanted` None)."""
-    if wanted is None:
-        return list(Extension.objects.filter(game=game).order_by("name"))
+def find_extensions(game: Game, wanted: set) -> list | None:
+    """The game's booklets with these ids, or None when one is unknown or another game's."""
     extensions = list(Extension.objects.filter(game=game, pk__in=wanted))
     return extensions if len(extensions) == len(wanted) else None
 
@@ -149,10 +146,10 @@ async def ask_stream(request, payload: AskIn):
         game = await lookups.coalesced(("game", payload.gameId), find_game, payload.gameId)
     if game is None:
         return invalid("gameId", "jeu inconnu")
-    extensions = []
-    if payload.extensions is None or payload.extensions:
-        wanted = None if payload.extensions is None else set(payload.extensions)
-        extensions = await executors.setup_async(find_extensions)(game, wanted)
+    # None: every booklet of the game, looked up when the question is saved (after `meta`)
+    extensions = None if payload.extensions is None else []
+    if payload.extensions:
+        extensions = await executors.setup_async(find_extensions)(game, set(payload.extensions))
         if extensions is None:
             return invalid("extensions", "livret inconnu ou d'un autre jeu")
     checked = _unsaved(request, payload, game, extensions)

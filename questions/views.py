@@ -104,7 +104,7 @@ def answer_fragment(request, slug: str, question_id):
     # bestScore rates rulebook passages; a decklist is judged by its verdict (diagnostics.deck)
     score = None if "deck" in question.diagnostics else question.best_score
     context = {
-        "answer_html": render_answer(question.answer, booklets_of(question.game, question.game.extensions.all())),
+        "answer_html": render_answer(question.answer, booklets_of(question.game, question.game.extensions.all(), for_search=False)),
         "confidence": confidence_of(score, question.diagnostics.get("confidence")),
         "error": question.error,
     }

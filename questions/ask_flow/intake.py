@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from games.models import Game
+from games.models import Extension, Game
 
 from ..models import Conversation, Question
 
@@ -14,7 +14,8 @@ def new_question(
     *, game: Game, text: str, extensions=(), history=(), card_mentions=(), sticky_card_mentions=(), user=None,
     conversation=None, replaces=None,
 ) -> tuple[Question, list]:
-    """An unsaved Question (its id already set) and its booklets, for `save_question`. In a
+    """An unsaved Question (its id already set) and its booklets, for `save_question`
+    (`extensions` None: every booklet of the game). In a
     `conversation`, the caller passes the conversation's history (questions.conversations.
     history_for) and booklets."""
     question = Question(
@@ -27,12 +28,16 @@ def new_question(
         conversation=conversation,
         replaces=replaces,
     )
-    return question, list(extensions)
+    return question, None if extensions is None else list(extensions)
 
 
 def save_question(question: Question, extensions) -> Question:
+    """Save it with its booklets; `extensions` None means every booklet of the game, looked up
+    here, in the save pool, so the stream's `meta` never waits for it."""
     with transaction.atomic():
         question.save(force_insert=True)
+        if extensions is None:
+            extensions = list(Extension.objects.filter(game_id=question.game_id))
         if extensions:
             question.extensions.set(extensions)
         if question.conversation_id is not None:  # the conversation moves to the top of the list

@@ -1,0 +1,124 @@
+"""Live events: what a thread (an answer, an ingest worker) publishes reaches the subscribers,
+in order, on the embedded in-memory layer and through Redis from another process."""
+
+import asyncio
+import subprocess
+import sys
+import threading
+import uuid
+
+import pytest
+from channels.layers import channel_layers
+
+from runtime import live_events
+
+REDIS_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": ["redis://127.0.0.1:6379/0"], "capacity": 2000},
+    }
+}
+
+
+@pytest.fixture
+def layers(settings):
+    """A fresh layer per test (channels caches them per alias)."""
+
+    def use(config):
+        settings.CHANNEL_LAYERS = config
+        channel_layers.backends.clear()
+
+    yield use
+    channel_layers.backends.clear()
+
+
+def publish_from_thread(group, count):
+    def run():
+        for n in range(count):
+            live_events.publish(group, "token", {"n": n}, event_id=n)
+        live_events.publish(group, "done", {})
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+async def received(group, start_publishing, timeout=5.0):
+    names, numbers = [], []
+    async with live_events.subscribe(group) as events:
+        publisher = start_publishing()
+        while True:
+            event = await events.receive(timeout)
+            assert event is not None, f"no event within {timeout}s after {len(numbers)}"
+            names.append(event.name)
+            if event.name == "done":
+                break
+            numbers.append(event.data["n"])
+            assert event.id == str(event.data["n"])
+    if publisher is not None:
+        publisher.join()
+    return names, numbers
+
+
+def test_in_memory_events_from_a_thread_arrive_all_and_in_order(layers):
+    layers({"default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": 2000}}})
+    group = f"answer.{uuid.uuid4()}"
+    names, numbers = asyncio.run(received(group, lambda: publish_from_thread(group, 500)))
+    assert numbers == list(range(500)) and names[-1] == "done"
+
+
+def test_an_in_memory_event_with_nobody_subscribed_is_dropped_without_error(layers):
+    layers({"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
+    live_events.publish(f"ingest.{uuid.uuid4()}", "act", {"n": 1})  # must not raise nor block
+
+
+def test_a_subscriber_hears_only_its_own_group(layers):
+    layers({"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
+    mine, other = f"answer.{uuid.uuid4()}", f"answer.{uuid.uuid4()}"
+
+    def both():
+        def run():
+            live_events.publish(other, "token", {"n": -1})
+            live_events.publish(mine, "token", {"n": 0}, event_id=0)
+            live_events.publish(mine, "done", {})
+
+        thread = threading.Thread(target=run)
+        thread.start()
+        return thread
+
+    names, numbers = asyncio.run(received(mine, both))
+    assert numbers == [0]
+
+
+def test_events_published_by_another_process_arrive_through_redis(layers):
+    """The scaled setup: an ingest worker process publishes, a web process relays."""
+    layers(REDIS_LAYERS)
+    group = f"ingest.{uuid.uuid4()}"
+    script = f"""
+import django, os
+os.environ["DJANGO_SETTINGS_MODULE"] = "tests.settings"
+django.setup()
+from django.conf import settings
+settings.CHANNEL_LAYERS = {REDIS_LAYERS!r}
+from runtime import live_events
+for n in range(200):
+    live_events.publish({group!r}, "act", {{"n": n}}, event_id=n)
+live_events.publish({group!r}, "done", {{}})
+live_events.flush()  # the publisher thread is a daemon: hand everything over before exiting
+"""
+
+    def other_process():
+        return subprocess.Popen([sys.executable, "-c", script])
+
+    async def run():
+        names, numbers = [], []
+        async with live_events.subscribe(group) as events:
+            process = other_process()
+            while (event := await events.receive(30)) is not None and event.name != "done":
+                numbers.append(event.data["n"])
+            names.append(getattr(event, "name", None))
+        process.wait(timeout=30)
+        return names, numbers
+
+    names, numbers = asyncio.run(run())
+    assert names == ["done"] and numbers == list(range(200))
