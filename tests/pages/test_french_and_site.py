@@ -200,3 +200,15 @@ def test_a_base_booklet_named_as_its_game_is_called_the_base_rules(client, bob):
     assert '<span class="booklet-tag">Livret de règles 2e édition</span>' in client.get(reverse("oracle-chat", args=[aero.slug])).content.decode()
     home = client.get("/").content.decode()
     assert "Arcmage <small>" not in home and "Livret de règles 2e édition <small>règles de base</small>" in home
+
+
+def test_a_refused_form_and_a_bad_request_are_styled_pages(client, bob):
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(bob)
+    response = strict.post(reverse("oracle-logout"))
+    assert response.status_code == 403
+    assert "Formulaire expiré" in response.content.decode() and 'class="topbar"' in response.content.decode()
+    response = defaults.bad_request(RequestFactory().get("/"), Exception())
+    assert response.status_code == 400 and "Requête invalide" in response.content.decode()
