@@ -68,8 +68,17 @@ def _render(msgid: str, params: dict) -> str:
     text = gettext(msgid)
     if not params:
         return text
-    return text % {key: _render(value.msgid, value.params) if isinstance(value, Text) else (value if isinstance(value, (int, float)) else str(value))
-                   for key, value in params.items()}
+    return text % {key: _param(value) for key, value in params.items()}
+
+
+def _param(value):
+    """A parameter in the active language: a Text or a message with an id (ingest.pdf_guard's
+    Problem, also when it is an exception's message) is rendered again; numbers stay numbers."""
+    if isinstance(value, BaseException) and value.args and hasattr(value.args[0], "msgid"):
+        value = value.args[0]
+    if hasattr(value, "msgid") and isinstance(value, str):
+        return _render(value.msgid, value.params)
+    return value if isinstance(value, (int, float)) else str(value)
 
 
 def message_data(message) -> dict:

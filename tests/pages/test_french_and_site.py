@@ -212,3 +212,20 @@ def test_a_refused_form_and_a_bad_request_are_styled_pages(client, bob):
     assert "Formulaire expiré" in response.content.decode() and 'class="topbar"' in response.content.decode()
     response = defaults.bad_request(RequestFactory().get("/"), Exception())
     assert response.status_code == 400 and "Requête invalide" in response.content.decode()
+
+
+def test_a_hostile_pdf_is_explained_in_every_language(tmp_path):
+    from ingest.events import Text
+    from ingest.pdf_guard import HostilePdf, PdfLimits, check_pdf
+
+    from django.utils.translation import gettext_noop
+
+    encrypted = tmp_path / "locked.pdf"
+    encrypted.write_bytes(b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer << /Encrypt 1 0 R /Root 1 0 R >>\n%%EOF")
+    with pytest.raises(HostilePdf) as caught:
+        check_pdf(encrypted, PdfLimits())
+    message = Text(gettext_noop("Ce PDF ne peut pas être lu sans risque : %(error)s. Corrigez ou exportez-le à nouveau, puis relancez."),
+                   {"error": caught.value})
+    said = message.in_every_language()
+    assert str(message) == said["fr"] and "le PDF" in said["fr"]
+    assert "the PDF" in said["en"] and "le PDF" not in said["en"], said
