@@ -161,3 +161,31 @@ def test_the_skip_link_is_the_first_tab_stop_and_jumps_to_the_content(browser, l
     assert page.is_visible(".skip-link")
     page.keyboard.press("Enter")
     assert page.evaluate("() => document.activeElement.id") == "main"
+
+
+def test_an_english_job_page_shows_the_acts_warnings_and_error_in_english(browser, live_daphne, alice, axe_source):
+    from django.utils.translation import gettext_noop
+
+    from ingest.coordinator import IngestFailure, fail
+    from ingest.events import Reporter, Text
+    from ingest.models import IngestJob
+    from tests.factories import GameFactory, IngestJobFactory
+
+    job = IngestJobFactory(game=GameFactory(name="Heat"), status=IngestJob.Status.RUNNING)
+    reporter = Reporter(job)  # the worker's events, as stored (French labels and messages)
+    with reporter.act_scope("read", 2):
+        reporter.progress(2, 2)
+    reporter.warning(Text(gettext_noop("Page %(page)d : la reconnaissance optique est peu fiable (confiance %(conf).0f < %(min).0f). "
+                                       "Vérifiez la qualité du scan."), {"page": 2, "conf": 41.0, "min": 60.0}))
+    reporter.act = "chunk"
+    fail(job, reporter, IngestFailure(Text(gettext_noop("Ce PDF ne contient aucune page."))))
+
+    page = new_page(browser, live_daphne, alice, locale="en-US")
+    page.goto(f"/ingestion/{job.pk}/")
+    page.locator("#job-error:not([hidden])").wait_for(timeout=15_000)
+    page.wait_for_function("() => document.getElementById('job-error').textContent.includes('page')")
+    assert page.locator(".act .act-label").all_inner_texts() == ["Reading"]
+    assert "optical character recognition" in page.inner_text("#warnings").lower() or "ocr" in page.inner_text("#warnings").lower()
+    visible = page.inner_text("main").replace("Heat", " ")
+    assert french_in(visible) == [], visible
+    assert serious_violations(page, axe_source) == []
