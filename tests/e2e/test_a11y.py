@@ -20,8 +20,8 @@ AXE = BASE_DIR / "var" / "axe-core" / "node_modules" / "axe-core" / "axe.min.js"
 FRENCH_WORDS = set(
     """le la les des du une est et pour dans avec votre vos vous sur aux au ou où de d l qu ce cette
     livret livrets règles règle réponse posez poser jeu jeux connexion déconnexion demander nouvelle
-    fichier quand démarrer lancer planifier nom langue type oracle's""".split()
-) - {"oracle's"}
+    fichier quand démarrer lancer planifier nom langue""".split()
+)
 ACCENTS = re.compile(r"[àâçéèêëîïôûùüœ«»]", re.IGNORECASE)
 
 
