@@ -86,6 +86,14 @@ def test_axe_finds_no_serious_violation_on_the_main_pages(browser, live_daphne, 
     ask(page, "Combien de cartes pioche le joueur actif ?")
     found["chat"] = serious_violations(page, axe_source)
     screenshot(page, "a11y-chat")
+    # the three confidence badges side by side: each at 4.5:1 at least on its background
+    page.evaluate("""() => { const line = document.createElement('p'); line.id = 'all-badges';
+        for (const level of ['high', 'medium', 'low']) {
+          const badge = document.createElement('span'); badge.className = `confidence confidence-${level}`;
+          badge.textContent = level; line.appendChild(badge); }
+        document.querySelector('.answer-body').appendChild(line); }""")
+    contrast = page.evaluate("() => axe.run('#all-badges', { runOnly: ['color-contrast'] })")
+    assert not contrast["violations"] and len(contrast["passes"][0]["nodes"]) == 3, contrast["violations"]
 
     page.goto(f"/booklets/{game.pk}/view?page=2")
     page.locator("body[data-state=ready]").wait_for(timeout=30_000)
