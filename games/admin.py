@@ -1,8 +1,9 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
 from rag.language import ENGLISH, FRENCH, normalise
 
+from . import catalogue
 from .models import Card, Chunk, Decklist, Extension, Game, GameTerm, IndexState
 
 
@@ -45,6 +46,13 @@ class GameAdmin(admin.ModelAdmin):
     readonly_fields = ("pdf_pages", "bgg_synced_at", "created_at", "updated_at")
     inlines = [ExtensionInline]
 
+    def delete_model(self, request, game):
+        """Everything the game left behind goes too (games.catalogue), as with the API."""
+        delete_through_catalogue(self, request, [game], catalogue.delete_game)
+
+    def delete_queryset(self, request, queryset):
+        delete_through_catalogue(self, request, list(queryset), catalogue.delete_game)
+
 
 @admin.register(Extension)
 class ExtensionAdmin(admin.ModelAdmin):
@@ -53,6 +61,20 @@ class ExtensionAdmin(admin.ModelAdmin):
     search_fields = ("name", "slug", "game__name")
     prepopulated_fields = {"slug": ("name",)}
     readonly_fields = ("pdf_pages", "created_at", "updated_at")
+
+    def delete_model(self, request, extension):
+        delete_through_catalogue(self, request, [extension.booklet], catalogue.delete_booklet)
+
+    def delete_queryset(self, request, queryset):
+        delete_through_catalogue(self, request, [e.booklet for e in queryset.select_related("game")], catalogue.delete_booklet)
+
+
+def delete_through_catalogue(model_admin, request, rows, delete) -> None:
+    for row in rows:
+        try:
+            delete(row)
+        except catalogue.BookletBusy as exc:
+            model_admin.message_user(request, str(exc), messages.ERROR)
 
 
 @admin.register(Chunk)

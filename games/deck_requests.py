@@ -4,16 +4,19 @@ with its validation verdict and exports for the `done` event."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 
 from rag.cards import fold_name, update_sticky
-from rag.deckbuilding import DeckRequest, DeckTools, build_deck
+from rag.deckbuilding import DeckRequest, DeckSpec, DeckTools, build_deck, default_spec, validate_deck
+from rag.deckbuilding.export import exports_for
+from rag.deckbuilding.parse_validate import ParsedDeck, Verdict
 from runtime import components
 
-from .card_indexing import card_collection, meta_collection
-from .card_lookup import catalog_names
+from .card_indexing import card_collection, card_payload, meta_collection
+from .card_lookup import catalog_names, find_card
+from .decklists import parse_decklist_text
 from .indexing import sync_if_changed
 from .models import Card, Game
 
@@ -22,6 +25,15 @@ from .models import Card, Game
 class DeckAnswer:
     text: str  # what is persisted
     done_extra: dict  # the extra fields of the `done` event: verdict, exports, sticky cards
+    sections: dict = field(default_factory=dict)  # the list: section -> [(quantity, name)]
+
+
+@dataclass(frozen=True)
+class CheckedList:
+    sections: dict  # section -> [(quantity, name)]
+    spec: DeckSpec
+    verdict: Verdict
+    exports: dict[str, str]
 
 
 def hero_names(game: Game) -> list[str]:
@@ -59,4 +71,37 @@ def ask_deckbuilding(*, game: Game, question: str, mentioned_cards=(), sticky_ca
         deck_discussed=True,
     )
     # bestScore rates rulebook passages; a decklist is judged by its verdict instead.
-    return DeckAnswer(result.text, {**result.done_payload(), "stickyCardMentions": sticky, "bestScore": None})
+    done_extra = {**result.done_payload(), "stickyCardMentions": sticky, "bestScore": None}
+    return DeckAnswer(result.text, done_extra, result.deck.sections)
+
+
+def deck_question(*, format: str = "", anchors=(), constraints: str = "") -> str:
+    """A deck request written as a player would ask it in the chat (the REST API's
+    `POST /api/decks`): the same question goes through the same pipeline."""
+    parts = ["Construis-moi une decklist complète"]
+    if format:
+        parts.append(format)
+    if anchors:
+        parts.append("autour de " + ", ".join(f"@{name}" for name in anchors))
+    text = " ".join(parts) + "."
+    return f"{text} {constraints.strip()}" if constraints.strip() else text
+
+
+def check_decklist(game: Game, text: str, format: str = "") -> CheckedList:
+    """A pasted list (« 4 Lightning Bolt », a Sideboard section) checked against the game's
+    defaults for `format` as a built one is: section sizes, copy limit, cards the catalog
+    does not know (warnings); with its exports."""
+    parsed = parse_decklist_text(text)
+    deck = ParsedDeck()
+    for section, entries in parsed.sections.items():
+        for quantity, name in entries:
+            deck.add(section, quantity, name)
+    spec = default_spec(game.card_game, format=format.lower())
+    known = catalog_names(game)
+    verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known)
+    cards = {}
+    for name in deck.copies():
+        card = find_card(game, name)
+        if card is not None:
+            cards[name] = card_payload(card)
+    return CheckedList(deck.sections, spec, verdict, exports_for(spec.game, deck, cards))

@@ -69,9 +69,7 @@ class IngestJobAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Relancer les ingestions en erreur ou bloquées"))
     def retry_jobs(self, request, queryset):
-        from .stuck_jobs import requeue  # a queued job whose cluster died is released too
-
-        retried = sum(services.retry(job) or (job.status == IngestJob.Status.QUEUED and requeue(job)) for job in queryset)
+        retried = sum(services.relaunch(job) for job in queryset)
         self.message_user(
             request,
             ngettext("%(n)d ingestion relancée.", "%(n)d ingestions relancées.", retried) % {"n": retried},

@@ -1,9 +1,9 @@
-"""Ingest endpoints (mounted under /api/): start an ingestion, follow it, list a game's jobs,
-cancel a scheduled one. Staff only (session; Ninja checks CSRF on the POST and DELETE)."""
-
-from __future__ import annotations
+"""Ingest endpoints (mounted under /api/): start an ingestion, list and follow jobs, cancel,
+retry, re-ingest a booklet. Staff only: a token or a session (CSRF-checked on POST and
+DELETE); a visitor gets 401, a signed-in player 403."""
 
 from datetime import datetime
+from typing import Literal
 from uuid import UUID
 
 from django.conf import settings
@@ -12,11 +12,15 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from ninja import File, Form, Router
+from ninja.errors import HttpError
 from ninja.files import UploadedFile
+from ninja.pagination import paginate
 from ninja.responses import Status
-from ninja.security import django_auth_is_staff
 
+from games.catalogue import find_booklet
 from games.models import Game
+from runtime.api_access import STAFF
+from runtime.api_errors import ErrorOut, MappedPage, Pagination, invalid_field
 from runtime.ratelimit import upload_throttles
 
 from . import services
@@ -24,9 +28,14 @@ from .cancellation import request_cancel
 from .events import event_stream
 from .models import IngestJob
 from .scheduling import NotScheduled, cancel_scheduled, schedule_ingest, validate_start_at
-from .schemas import CancelledOut, CancelOut, ErrorOut, IngestAccepted, IngestIn, JobOut
+from .schemas import CancelledOut, CancelOut, IngestAccepted, IngestIn, JobOut
 
-router = Router(tags=["ingest"], auth=django_auth_is_staff)
+router = Router(tags=["ingest"], auth=STAFF)
+
+ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
+JobStatus = Literal["scheduled", "queued", "running", "done", "error", "cancelled"]
+JobOrdering = Literal["created_at", "-created_at", "finished_at", "-finished_at"]
+BUSY = (IngestJob.Status.SCHEDULED, IngestJob.Status.QUEUED, IngestJob.Status.RUNNING)
 
 
 def job_out(job: IngestJob) -> dict:
@@ -34,6 +43,7 @@ def job_out(job: IngestJob) -> dict:
         "id": job.pk,
         "game_id": job.game_id,
         "extension_id": job.extension_id,
+        "booklet_id": job.extension_id or job.game_id,
         "booklet_name": job.booklet_name,
         "booklet_kind": job.booklet_kind,
         "status": job.status,
@@ -46,13 +56,14 @@ def job_out(job: IngestJob) -> dict:
         "created_at": job.created_at,
         "started_at": job.started_at,
         "finished_at": job.finished_at,
+        "url": reverse("api:oracle-ingest-detail", args=[job.pk]),
         "events_url": reverse("api:oracle-ingest-events", args=[job.pk]),
     }
 
 
 @router.post(
     "/games/ingest",
-    response={202: IngestAccepted, 400: ErrorOut, 404: ErrorOut, 413: ErrorOut, 422: ErrorOut},
+    response={202: IngestAccepted, 413: ErrorOut, 429: ErrorOut, **ERRORS},
     throttle=upload_throttles(),
     url_name="oracle-ingest-create",
 )
@@ -60,13 +71,14 @@ def create_ingest(request, pdf: File[UploadedFile], data: Form[IngestIn]):
     """Upload a booklet PDF; answers 202 with the job and its events stream.
 
     Bad input (not a PDF by its bytes, encrypted, empty, too large, too many pages, unknown
-    game) gets a 4xx and nothing is written."""
+    game) gets a 4xx and nothing is written. Without `language`, a new booklet's language is
+    detected from its text when it is read."""
     when = None
     if data.scheduled_start_at:
         try:
             when = parse_start_at(data.scheduled_start_at)
         except ValueError as exc:
-            return Status(422, {"detail": str(exc)})
+            raise invalid_field("scheduled_start_at", str(exc)) from None
     try:
         job = services.create_ingest(
             pdf_path_or_file=pdf,
@@ -76,12 +88,14 @@ def create_ingest(request, pdf: File[UploadedFile], data: Form[IngestIn]):
             name=data.name or None,
             language=data.language,
             bgg_id=data.bgg_id,
-            user=request.user,
+            user=request.auth,
         )
     except services.InvalidPdf as exc:
-        return Status(exc.status, {"detail": str(exc)})
+        raise HttpError(exc.status, str(exc)) from None
     except services.UnknownGame as exc:
-        return Status(404 if data.game_id else 422, {"detail": str(exc)})
+        if data.game_id:
+            raise HttpError(404, str(exc)) from None
+        raise invalid_field("new_game_name", str(exc)) from None
     if when is not None:
         schedule_ingest(job, when)
     else:
@@ -110,23 +124,47 @@ def accepted(job: IngestJob) -> dict:
     }
 
 
-@router.get("/ingest/{job_id}", response=JobOut, url_name="oracle-ingest-detail")
+@router.get("/ingest", response={200: list[JobOut], **ERRORS}, url_name="oracle-ingest-list")
+@paginate(Pagination)
+def list_jobs(
+    request,
+    game_id: UUID | None = None,
+    booklet_id: UUID | None = None,
+    status: JobStatus | None = None,
+    ordering: JobOrdering = "-created_at",
+):
+    """Ingestion jobs, newest first; filtered by game, booklet (the game's id for its base
+    booklet) and status."""
+    jobs = IngestJob.objects.select_related("game", "extension")
+    if game_id:
+        jobs = jobs.filter(game_id=game_id)
+    if booklet_id:
+        jobs = jobs.filter(extension_id=booklet_id) | jobs.filter(game_id=booklet_id, extension=None)
+    if status:
+        jobs = jobs.filter(status=status)
+    return MappedPage(jobs.order_by(ordering, "pk"), job_out)
+
+
+@router.get("/ingest/{job_id}", response={200: JobOut, **ERRORS}, url_name="oracle-ingest-detail")
 def get_job(request, job_id: UUID):
     """A job's status, current act, per-act progress and error message."""
     return job_out(get_object_or_404(IngestJob.objects.select_related("game", "extension"), pk=job_id))
 
 
-@router.get("/games/{game_id}/jobs", response=list[JobOut], url_name="oracle-game-jobs")
+@router.get("/games/{game_id}/jobs", response={200: list[JobOut], **ERRORS}, url_name="oracle-game-jobs")
+@paginate(Pagination)
 def list_game_jobs(request, game_id: UUID):
-    """The ingestion jobs of a game, newest first."""
+    """The ingestion jobs of a game, newest first (`GET /api/ingest?game_id=` filters more)."""
     game = get_object_or_404(Game, pk=game_id)
-    return [job_out(job) for job in game.ingest_jobs.select_related("game", "extension")]
+    return MappedPage(game.ingest_jobs.select_related("game", "extension").order_by("-created_at", "pk"), job_out)
 
 
 @router.get(
     "/ingest/{job_id}/events",
+    response=ERRORS,
     url_name="oracle-ingest-events",
-    openapi_extra={"responses": {200: {"description": "text/event-stream of act, warning, quota_pause, done, error"}}},
+    openapi_extra={"responses": {200: {"description": "text/event-stream of act, warning, quota_pause, done, error",
+                                       "content": {"text/event-stream": {"schema": {"type": "string"}}}}}},
 )
 async def stream_job_events(request, job_id: UUID, last_event_id: int = 0):
     """Server-sent events of a job: replays the events after `Last-Event-ID` (header) or
@@ -148,7 +186,7 @@ async def stream_job_events(request, job_id: UUID, last_event_id: int = 0):
 
 @router.delete(
     "/games/{game_id}/scheduled",
-    response={200: CancelledOut, 409: ErrorOut},
+    response={200: CancelledOut, 409: ErrorOut, **ERRORS},
     url_name="oracle-game-scheduled-cancel",
 )
 def cancel_scheduled_ingest(request, game_id: UUID):
@@ -158,20 +196,51 @@ def cancel_scheduled_ingest(request, game_id: UUID):
     try:
         cancelled = cancel_scheduled(game)
     except NotScheduled as exc:
-        return Status(409, {"detail": str(exc)})
+        raise HttpError(409, str(exc)) from None
     return Status(200, {"job_id": cancelled.job_id, "deleted": cancelled.deleted})
 
 
-@router.post("/ingest/{job_id}/cancel", response={202: CancelOut, 409: ErrorOut}, url_name="oracle-ingest-cancel")
+@router.post("/ingest/{job_id}/cancel", response={202: CancelOut, 409: ErrorOut, **ERRORS}, url_name="oracle-ingest-cancel")
 def cancel_job(request, job_id: UUID):
-    """Cancel a queued job at once, or ask a running job's worker to stop (it does between two
-    pages or batches, within seconds; its caches are kept for « Relancer »). A scheduled job is
-    cancelled with `DELETE /api/games/{id}/scheduled`; a finished one answers 409."""
+    """Cancel a queued or scheduled job at once (a scheduled one loses its schedule and keeps
+    its booklet), or ask a running job's worker to stop (it does between two pages or batches,
+    within seconds; its caches are kept for « Relancer »). A finished job answers 409.
+    `DELETE /api/games/{id}/scheduled` also removes what a scheduled upload created."""
     job = get_object_or_404(IngestJob, pk=job_id)
     outcome = request_cancel(job)
     if not outcome:
-        return Status(409, {"detail": _("Cette ingestion n'est ni en file ni en cours (%(status)s).") % {"status": job.get_status_display()}})
+        raise HttpError(409, _("Cette ingestion n'est ni planifiée, ni en file, ni en cours (%(status)s).") % {"status": job.get_status_display()})
     return Status(202, {"job_id": job.pk, "outcome": outcome})
+
+
+@router.post("/ingest/{job_id}/retry", response={202: JobOut, 409: ErrorOut, **ERRORS}, url_name="oracle-ingest-retry")
+def retry_job(request, job_id: UUID):
+    """« Relancer »: queue a failed or cancelled job again (it resumes from its caches), or
+    release a queued job whose worker cluster died. 409 for any other job."""
+    job = get_object_or_404(IngestJob.objects.select_related("game", "extension"), pk=job_id)
+    if not services.relaunch(job):
+        raise HttpError(409, _("Seule une ingestion en erreur, annulée ou bloquée en file peut être relancée (%(status)s).") % {"status": job.get_status_display()})
+    job.refresh_from_db()
+    return Status(202, job_out(job))
+
+
+@router.post(
+    "/booklets/{booklet_id}/reingest",
+    response={202: IngestAccepted, 409: ErrorOut, **ERRORS},
+    url_name="oracle-booklet-reingest",
+)
+def reingest_booklet(request, booklet_id: UUID):
+    """Read a booklet again from its stored PDF (after a change of pipeline or embedder): a
+    new job, followed like an upload's. 409 while one of its ingestions is waiting or
+    running, or when it has no stored PDF."""
+    booklet = find_booklet(booklet_id)
+    if booklet is None:
+        raise Http404
+    if IngestJob.objects.filter(game=booklet.game, extension=booklet.extension, status__in=BUSY).exists():
+        raise HttpError(409, _("Une ingestion de ce livret est déjà planifiée, en file ou en cours."))
+    if not booklet.pdf:
+        raise HttpError(409, _("Ce livret n'a pas de PDF enregistré : téléversez-le."))
+    return Status(202, accepted(services.reingest(booklet, request.auth)))
 
 
 def sync_index(collection: str) -> None:

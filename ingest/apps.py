@@ -8,9 +8,11 @@ class IngestConfig(AppConfig):
     def ready(self):
         from runtime.periodic import at_worker_start, every_web_process
 
+        from . import booklet_cleanup
         from .recovery import sweep
         from .scheduling import connect_startup_hooks
 
+        booklet_cleanup.connect(self)  # a deleted booklet takes its jobs' PDFs and caches along
         connect_startup_hooks(self)  # re-arm scheduled ingests and the BGG sync at start-up
         # Jobs of dead workers are requeued (or failed): by each web process, at start and
         # periodically, and by each cluster worker at start.

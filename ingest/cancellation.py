@@ -43,9 +43,20 @@ def flag_key(job_id) -> str:
 
 
 def request_cancel(job: IngestJob) -> str:
-    """"cancelled" (queued: done now), "requested" (running: its worker stops soon) or ""
-    (nothing to cancel: finished, or scheduled — see ingest.scheduling)."""
-    if job.transition(IngestJob.Status.CANCELLED, allowed_from=(IngestJob.Status.QUEUED,), finished_at=timezone.now()):
+    """"cancelled" (queued or scheduled: done now), "requested" (running: its worker stops
+    soon) or "" (nothing to cancel: finished). A scheduled job loses its schedule and keeps
+    its booklet (« Relancer » starts it); `DELETE /api/games/{id}/scheduled` removes the
+    rows a scheduled upload created instead (ingest.scheduling)."""
+    from django_q.models import Schedule
+
+    from .job_schedule import schedule_name
+
+    waiting = (IngestJob.Status.QUEUED, IngestJob.Status.SCHEDULED)
+    with transaction.atomic():
+        cancelled = job.transition(IngestJob.Status.CANCELLED, allowed_from=waiting, finished_at=timezone.now())
+        if cancelled:
+            Schedule.objects.filter(name=schedule_name(job)).delete()
+    if cancelled:
         job.emit("error", {**message_data(cancelled_message()), "cancelled": True})
         return "cancelled"
     if job.status == IngestJob.Status.RUNNING or IngestJob.objects.filter(pk=job.pk, status=IngestJob.Status.RUNNING).exists():

@@ -94,6 +94,7 @@ def fail(job: IngestJob, reporter: Reporter, err: Exception) -> None:
 
 
 LANGUAGE_SAMPLE_CHUNKS = 40  # enough text to tell French from English
+UNDETECTED_LANGUAGE = "fr"  # an undeclared booklet whose text tells nothing is taken as French
 
 
 class Pipeline:
@@ -190,11 +191,26 @@ class Pipeline:
         detected = language.detect(" ".join(d.text for d in drafts[:LANGUAGE_SAMPLE_CHUNKS]))
         self.stats["language"] = detected or ""
         declared = self.booklet.language
+        if not declared:  # the upload left it to us (POST /api/games/ingest without `language`)
+            self.declare_language(detected or UNDETECTED_LANGUAGE)
+            return
         if detected and language.is_other_language(detected, declared or detected):
             self.reporter.warning(
                 Text(gettext_noop("Ce livret semble rédigé en %(detected)s alors que sa langue déclarée est « %(declared)s ». "
                   "Corrigez la langue (jeu ou extension) : les questions posées dans l'autre langue le trouveront mieux."), {"detected": {"fr": Text(gettext_noop("français")), "en": Text(gettext_noop("anglais"))}[detected], "declared": declared})
             )
+
+    def declare_language(self, detected: str) -> None:
+        """The booklet's language is the one its text is written in; chunks carry it."""
+        owner = self.booklet.owner
+        owner.language = detected
+        owner.save(update_fields=["language", "updated_at"])
+        game = self.booklet.game
+        if not game.language:  # a new game uploaded with an expansion first
+            game.language = detected
+            game.save(update_fields=["language", "updated_at"])
+        self.booklet = owner.booklet if self.booklet.is_extension else owner.base_booklet
+        self.stats["language_detected"] = True
 
     def structure(self, pages, drafts) -> None:
         with self.reporter.act_scope("hierarchy", len(drafts)):

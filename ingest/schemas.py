@@ -17,7 +17,8 @@ class IngestIn(Schema):
     new_game_name: str = Field("", max_length=200)
     kind: Literal[BOOKLET_KINDS] = "base"  # type: ignore[valid-type]  # the model's choices
     name: str = Field("", max_length=200)
-    language: str = Field("fr", max_length=8, pattern=r"^[a-z]{2,3}(-[A-Za-z0-9]{2,4})?$")
+    # Empty: a new booklet's language is detected from its text (ingest.coordinator).
+    language: str = Field("", max_length=8, pattern=r"^([a-z]{2,3}(-[A-Za-z0-9]{2,4})?)?$", examples=["fr", "en"])
     bgg_id: int | None = Field(None, ge=1, le=2**31 - 1)
     scheduled_start_at: str = Field("", max_length=40)  # ISO 8601 with a zone, at most 7 days ahead
 
@@ -32,9 +33,20 @@ class IngestAccepted(Schema):
 
 
 class JobOut(Schema):
+    model_config = {"json_schema_extra": {"examples": [{
+        "id": "c2a4e1f7-9b0d-4e8a-b3c5-1d2e3f4a5b6c", "game_id": "0b9f6f0e-3c1a-4d55-9a53-6d1f0f6a2b11",
+        "extension_id": None, "booklet_id": "0b9f6f0e-3c1a-4d55-9a53-6d1f0f6a2b11", "booklet_name": "Heat",
+        "booklet_kind": "base", "status": "running", "pause_reason": "", "scheduled_at": None, "act": "embed",
+        "progress": {"read": {"done": 24, "total": 24}, "embed": {"done": 40, "total": 112}}, "stats": {}, "error": "",
+        "created_at": "2026-11-30T09:13:00+00:00", "started_at": "2026-11-30T09:13:01+00:00", "finished_at": None,
+        "url": "/api/ingest/c2a4e1f7-9b0d-4e8a-b3c5-1d2e3f4a5b6c",
+        "events_url": "/api/ingest/c2a4e1f7-9b0d-4e8a-b3c5-1d2e3f4a5b6c/events",
+    }]}}
+
     id: UUID
     game_id: UUID
     extension_id: UUID | None
+    booklet_id: UUID  # the Extension's id, or the game's for its base booklet
     booklet_name: str
     booklet_kind: str
     status: str
@@ -47,11 +59,8 @@ class JobOut(Schema):
     created_at: datetime
     started_at: datetime | None
     finished_at: datetime | None
+    url: str
     events_url: str
-
-
-class ErrorOut(Schema):
-    detail: str
 
 
 class CancelledOut(Schema):

@@ -11,13 +11,13 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
 from pdfminer.pdfpage import PDFPage
 from pdfminer.pdfparser import PDFParser, PDFSyntaxError
 from pdfminer.psparser import PSException
 
+from games.catalogue import unique_slug
 from games.models import BOOKLET_KINDS, Extension, Game
 
 from .models import IngestJob
@@ -121,7 +121,8 @@ def create_ingest(
     user=None,
 ) -> IngestJob:
     """Validate the PDF, create the game and booklet rows, store the PDF as
-    `<slug>-<timestamp>.pdf` and return a queued job (not yet enqueued)."""
+    `<slug>-<timestamp>.pdf` and return a queued job (not yet enqueued). An empty `language`
+    leaves a new booklet's language to be detected from its text when it is read."""
     if kind not in BOOKLET_KINDS:
         raise ValueError(f"unknown booklet kind {kind!r}")
     info = validate_pdf(pdf_path_or_file)
@@ -163,6 +164,29 @@ def retry(job: IngestJob) -> bool:
     return moved
 
 
+def relaunch(job: IngestJob) -> bool:
+    """« Relancer »: a failed or cancelled job is queued again; a queued job whose cluster died
+    with its task is released (ingest.stuck_jobs). False when there is nothing to relaunch."""
+    from .stuck_jobs import requeue
+
+    if retry(job):
+        return True
+    return job.status == IngestJob.Status.QUEUED and bool(requeue(job))
+
+
+def reingest(booklet, user=None) -> IngestJob:
+    """Read a booklet again from its stored PDF (after a pipeline or embedder change)."""
+    job = IngestJob.objects.create(
+        game=booklet.game,
+        extension=booklet.extension,
+        booklet_kind=booklet.kind,
+        pdf_path=booklet.pdf.name,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    enqueue(job)
+    return job
+
+
 def _resolve_game(game, new_game_name, language, bgg_id) -> Game:
     if isinstance(game, Game):
         return game
@@ -184,15 +208,6 @@ def _extension(game: Game, kind: str, name: str, language: str) -> Extension:
     return Extension.objects.create(
         game=game, name=name, kind=kind, language=language, slug=unique_slug(f"{game.slug}-{name}")
     )
-
-
-def unique_slug(text: str) -> str:
-    base = slugify(text)[:70] or "livret"
-    slug, n = base, 2
-    # Collections are named after slugs: a game and a booklet never share one.
-    while Game.objects.filter(slug=slug).exists() or Extension.objects.filter(slug=slug).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
 
 
 def _is_uuid(value) -> bool:

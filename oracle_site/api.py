@@ -2,19 +2,34 @@
 
 import math
 
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Schema
-from ninja.errors import Throttled
+from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
 from ninja.responses import Status
 
+from questions.auth import ASK_AUTH, ApiTokenAuth, SignedInSession
+from runtime.api_access import use_credentials
+from runtime.api_errors import error_body, validation_body
 from runtime.ratelimit import too_many_requests_message
 
 from . import health
 
+# An operation without its own `auth` is open to whoever may ask (token, session, or anyone
+# when ASK_ALLOW_ANONYMOUS is on); staff-only ones say `auth=runtime.api_access.STAFF`.
+use_credentials(ApiTokenAuth(), SignedInSession())
 api = NinjaAPI(
     title="Oracle API",
     version="1.0.0",
-    description="Rules oracle for board games and trading card games: ingestion, questions, health.",
+    description=(
+        "Rules oracle for board games and trading card games: games, booklets, ingestion jobs, "
+        "questions, health. Every 4xx answers `{\"detail\": \"…\", \"errors\": [{\"field\": \"…\", "
+        "\"message\": \"…\"}]}`; lists take `limit` (default 20, at most 100) and `offset` and "
+        "answer `{\"items\": […], \"count\": total}`. See docs/api-resources.md."
+    ),
     urls_namespace="api",
+    auth=ASK_AUTH,
 )
 
 
@@ -33,10 +48,37 @@ class HealthOut(Schema):
 @api.exception_handler(Throttled)
 def too_many_requests(request, exc: Throttled):
     """429 in the client's language (LocaleMiddleware), with Retry-After when known."""
-    response = api.create_response(request, {"detail": too_many_requests_message(exc.wait)}, status=429)
+    response = api.create_response(request, error_body(too_many_requests_message(exc.wait)), status=429)
     if exc.wait is not None:
         response["Retry-After"] = str(math.ceil(exc.wait))
     return response
+
+
+@api.exception_handler(AuthenticationError)
+def unauthenticated(request, exc: AuthenticationError):
+    message = str(exc) if str(exc) != "Unauthorized" else _("Identifiez-vous : session ou jeton d'API.")
+    return api.create_response(request, error_body(message), status=exc.status_code)
+
+
+@api.exception_handler(HttpError)
+def http_error(request, exc: HttpError):
+    return api.create_response(request, error_body(str(exc)), status=exc.status_code)
+
+
+@api.exception_handler(PermissionDenied)
+def forbidden(request, exc: PermissionDenied):
+    return api.create_response(request, error_body(str(exc) or _("Accès refusé.")), status=403)
+
+
+@api.exception_handler(Http404)
+def not_found(request, exc: Http404):
+    """The same answer for what does not exist and what the caller may not see."""
+    return api.create_response(request, error_body(_("Introuvable.")), status=404)
+
+
+@api.exception_handler(ValidationError)
+def invalid_input(request, exc: ValidationError):
+    return api.create_response(request, validation_body(exc.errors), status=422)
 
 
 def _public(check: dict) -> dict:
@@ -57,12 +99,24 @@ def get_health(request):
 
 
 from games.api import router as games_router  # noqa: E402
+from games.api_booklets import router as booklets_router  # noqa: E402
+from games.api_decks import router as decks_router  # noqa: E402
 from ingest.api import router as ingest_router  # noqa: E402
 from questions.api import router as questions_router  # noqa: E402
+from questions.api_conversations import router as conversations_router  # noqa: E402
+from questions.api_tokens import router as tokens_router  # noqa: E402
 
 # One router per app under its own prefix. The ingest router keeps the reference's URLs
 # (`POST /api/games/ingest`, `DELETE /api/games/{id}/scheduled`, `/api/ingest/{id}/…`),
 # which span two prefixes, so it is mounted at the root.
-api.add_router("/games", games_router)
+# The ingest router comes first: its `/api/games/ingest` must win over `/api/games/{game_id}`.
+# Its operations are staff only (runtime.api_access.STAFF: a staff token or session; a player
+# gets 403). Decks are for whoever may ask (games cannot import the questions app, where the
+# credentials live: the auth is given here).
 api.add_router("/", ingest_router)
+api.add_router("/games", games_router)
+api.add_router("/booklets", booklets_router)
 api.add_router("/ask", questions_router)
+api.add_router("/", conversations_router)  # /conversations… and PUT /ask/{id}/feedback
+api.add_router("/tokens", tokens_router)
+api.add_router("/decks", decks_router, auth=ASK_AUTH)

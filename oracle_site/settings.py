@@ -346,6 +346,10 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "runtime.ratelimit.login_client_ip"  # X-Forwarded-For only behind TRUSTED_PROXIES; None when not an address
 AXES_VERBOSE = False
 
+# API lists (`@paginate`): `?limit=&offset=`, 20 by default, at most 100 (docs/api-resources.md).
+NINJA_PAGINATION_PER_PAGE = 20
+NINJA_PAGINATION_MAX_LIMIT = 100
+
 PDF_MAX_STREAM_MB = env_int("PDF_MAX_STREAM_MB", 64)
 PDF_MAX_TOTAL_MB = env_int("PDF_MAX_TOTAL_MB", 1024)
 PDF_MAX_IMAGE_MEGAPIXELS = env_int("PDF_MAX_IMAGE_MEGAPIXELS", 100)

@@ -4,6 +4,7 @@ both go through here."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from uuid import UUID
 
 from django.db import transaction
@@ -18,16 +19,26 @@ from .models import Conversation, Question
 TITLE_CHARS = 80
 
 
+def new_conversation(*, user, game: Game, every_booklet: bool = True, title: str = "") -> Conversation:
+    """An unsaved conversation, its id already set (the ask stream's `meta` names it before
+    anything is written; `save_conversation` stores it with the first question)."""
+    return Conversation(user=user, game=game, every_booklet=every_booklet, title=title[:TITLE_CHARS])
+
+
+def save_conversation(conversation: Conversation, extensions=()) -> Conversation:
+    """Store a new conversation and, unless it asks about every booklet, its chosen ones."""
+    with transaction.atomic():
+        conversation.save(force_insert=True)
+        if extensions and not conversation.every_booklet:
+            conversation.extensions.set(extensions)
+    return conversation
+
+
 def start_conversation(*, user, game: Game, extensions=None, title: str = "") -> Conversation:
     """A new conversation of `user` (None: anonymous) about `game`. `extensions` None means
     every booklet of the game, present and future; a list (maybe empty) means those."""
-    with transaction.atomic():
-        conversation = Conversation.objects.create(
-            user=user, game=game, every_booklet=extensions is None, title=title[:TITLE_CHARS]
-        )
-        if extensions:
-            conversation.extensions.set(extensions)
-    return conversation
+    conversation = new_conversation(user=user, game=game, every_booklet=extensions is None, title=title)
+    return save_conversation(conversation, extensions or ())
 
 
 def chosen_extensions(conversation: Conversation) -> list:
@@ -59,6 +70,29 @@ def visible_conversation(user, conversation_id: UUID, *, own: bool = False) -> C
     if not (is_owner or (user is not None and user.is_staff and not own)):
         raise Http404
     return conversation
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """What a question asked within a conversation takes from it."""
+
+    conversation: Conversation
+    extensions: list | None  # its booklets; None: every one, looked up when the question is saved
+    history: list[dict]  # its last answered turns
+    sticky: list[str]  # the cards its last turn kept (for a client that sends none)
+
+
+def follow_up_in(user, conversation_id: UUID) -> FollowUp:
+    """A follow-up in `user`'s own conversation (an anonymous one: by its id), or Http404.
+    Staff too ask only in their own: their turn would land in another player's conversation."""
+    conversation = visible_conversation(user, conversation_id, own=True)
+    last = current_turns(conversation).last()
+    return FollowUp(
+        conversation=conversation,
+        extensions=None if conversation.every_booklet else chosen_extensions(conversation),
+        history=history_for(conversation),
+        sticky=last.sticky_cards_after() if last else [],
+    )
 
 
 def current_turns(conversation: Conversation):

@@ -7,6 +7,7 @@ from django.db import transaction
 
 from games.models import Extension, Game
 
+from ..conversations import save_conversation
 from ..models import Conversation, Question
 
 
@@ -33,8 +34,13 @@ def new_question(
 
 def save_question(question: Question, extensions) -> Question:
     """Save it with its booklets; `extensions` None means every booklet of the game, looked up
-    here, in the save pool, so the stream's `meta` never waits for it."""
+    here, in the save pool, so the stream's `meta` never waits for it. A conversation the
+    question starts (unsaved, from `conversations.new_conversation`) is stored first, with the
+    same booklets."""
     with transaction.atomic():
+        conversation = question.conversation if question.conversation_id is not None else None
+        if conversation is not None and conversation._state.adding:
+            save_conversation(conversation, extensions or ())
         question.save(force_insert=True)
         if extensions is None:
             extensions = list(Extension.objects.filter(game_id=question.game_id))

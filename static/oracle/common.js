@@ -19,13 +19,15 @@ export function hourMinute(iso, timeZone) {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Message of a 4xx/5xx JSON answer (django-ninja: {detail: "…" | [{msg, loc}…]}). */
+/** Message of a 4xx/5xx JSON answer: the API's {detail: "…", errors: [{field, message}…]}
+ *  (docs/api-resources.md), with every field error when there are several. */
 export async function errorMessage(response) {
   try {
     const body = await response.json();
     const detail = body.detail ?? body.message ?? body.error;
-    if (Array.isArray(detail)) {
-      return detail.map((d) => `${(d.loc || []).slice(-1)[0] || ""} ${d.msg || ""}`.trim()).join(" ; ");
+    const errors = Array.isArray(body.errors) ? body.errors : [];
+    if (errors.length > 1) {
+      return errors.map((e) => `${e.field || ""} ${e.message || ""}`.trim()).join(" ; ");
     }
     if (detail) return String(detail);
   } catch { /* not JSON */ }

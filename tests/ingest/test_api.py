@@ -33,7 +33,7 @@ def test_staff_upload_answers_202_and_the_job_runs_to_done(client, alice, rules_
     assert job["status"] == "done" and job["booklet_name"] == "Heat"
     assert job["progress"]["embed"]["done"] == job["stats"]["chunks"]
     jobs = client.get(f"/api/games/{body['game_id']}/jobs").json()
-    assert [j["id"] for j in jobs] == [body["job_id"]]
+    assert [j["id"] for j in jobs["items"]] == [body["job_id"]] and jobs["count"] == 1
 
 
 def test_extension_upload_creates_its_own_booklet(client, alice, rules_bytes):
@@ -102,11 +102,11 @@ def test_unknown_game_answers_404(client, alice, rules_bytes):
 
 def test_players_and_anonymous_visitors_cannot_ingest_or_read_jobs(client, bob, rules_bytes):
     assert upload(client, rules_bytes, new_game_name="Heat").status_code == 401
-    client.force_login(bob)
-    assert upload(client, rules_bytes, new_game_name="Heat").status_code == 401
+    client.force_login(bob)  # signed in, not staff: 403
+    assert upload(client, rules_bytes, new_game_name="Heat").status_code == 403
     job = IngestJob.objects.create(game=GameFactory())
-    assert client.get(f"/api/ingest/{job.pk}").status_code == 401
-    assert client.get(f"/api/ingest/{job.pk}/events").status_code == 401
+    assert client.get(f"/api/ingest/{job.pk}").status_code == 403
+    assert client.get(f"/api/ingest/{job.pk}/events").status_code == 403
     assert not Game.objects.filter(name="Heat").exists()
 
 

@@ -93,7 +93,7 @@ def test_players_cannot_cancel(client, bob):
 
     response = client.delete(url(game))
 
-    assert response.status_code == 401
+    assert response.status_code == 403
     assert pdf.exists()
     assert IngestJob.objects.get(game=game).status == IngestJob.Status.SCHEDULED
 

@@ -68,7 +68,7 @@ def test_poll_says_202_while_pending_and_404_when_unknown(client, bob):
     pending = QuestionFactory(user=bob)
     response = client.get(url(pending))
     assert response.status_code == 202
-    assert response.json() == {"questionId": str(pending.pk), "status": "pending"}
+    assert response.json() == {"questionId": str(pending.pk), "conversationId": None, "status": "pending"}
     assert client.get(f"/api/ask/{uuid.uuid4()}").status_code == 404
 
 

@@ -21,8 +21,7 @@ def post(client, body):
 
 def failing_fields(response) -> set[str]:
     assert response.status_code == 422, response.content
-    return {error["loc"][-1] if not isinstance(error["loc"][-1], int) else error["loc"][-2]
-            for error in response.json()["detail"]}
+    return {error["field"].split(".")[0] for error in response.json()["errors"]}
 
 
 def test_unknown_game_is_refused(client, bob):

@@ -50,12 +50,14 @@ def call(client, method, path, data=None, **extra):
 
 
 def test_staff_only_api_refuses_visitors_players_and_player_tokens(client, bob, game, job):
+    """401 without credentials, 403 for a player signed in by session or by token."""
     _token, key = ApiToken.issue(bob)
     for method, path, data in staff_requests(game, job):
         assert call(Client(), method, path, data).status_code == 401, path
         client.force_login(bob)
-        assert call(client, method, path, data).status_code in (401, 403), path
-        assert call(Client(), method, path, data, headers={"Authorization": f"Bearer {key}"}).status_code == 401, path
+        assert call(client, method, path, data).status_code == 403, path
+        assert call(Client(), method, path, data, headers={"Authorization": f"Bearer {key}"}).status_code == 403, path
+        assert call(Client(), method, path, data, headers={"Authorization": "Bearer orc_unknown"}).status_code == 401, path
 
 
 def test_staff_reaches_the_staff_only_api(client, alice, game, job):

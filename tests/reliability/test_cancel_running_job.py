@@ -75,7 +75,7 @@ def test_players_cannot_cancel(tmp_path, bob, monkeypatch):
     job = services.create_ingest(pdf_path_or_file=rulebook_pdf(tmp_path / "r.pdf", LOREM_RULES), new_game_name="Heat")
     player = Client()
     player.force_login(bob)
-    assert player.post(f"/api/ingest/{job.pk}/cancel").status_code == 401
+    assert player.post(f"/api/ingest/{job.pk}/cancel").status_code == 403
     job.refresh_from_db()
     assert job.status == IngestJob.Status.QUEUED
 

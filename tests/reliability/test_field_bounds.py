@@ -21,7 +21,7 @@ def ask(client, game, **fields):
 
 
 def failing_fields(response) -> set[str]:
-    return {str(error["loc"][-1]) if not isinstance(error["loc"][-1], int) else str(error["loc"][-2]) for error in response.json()["detail"]}
+    return {error["field"].split(".")[0] for error in response.json()["errors"]}
 
 
 @pytest.mark.django_db

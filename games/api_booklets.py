@@ -1,0 +1,137 @@
+"""Booklets (mounted under /api/booklets): read one, its PDF and its page images; staff change
+its language or name and delete it. A game's base booklet has the game's id; every other
+booklet its Extension's (docs/api-resources.md)."""
+
+
+from uuid import UUID
+
+from django.http import FileResponse, Http404
+from django.urls import reverse
+from ninja import Router
+from ninja.errors import HttpError
+from ninja.responses import Status
+
+from rag.page_render import ensure_page_image
+from runtime.api_access import STAFF
+from runtime.api_errors import ErrorOut
+
+from . import catalogue
+from .models import Booklet
+from .page_images import pdf_of
+from .schemas import BookletOut, BookletPatch
+
+router = Router(tags=["booklets"])
+
+READ_ERRORS = {401: ErrorOut, 404: ErrorOut, 422: ErrorOut}
+STAFF_ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
+PDF = {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}
+IMAGE = {media: {"schema": {"type": "string", "format": "binary"}} for media in ("image/png", "image/jpeg", "image/webp")}
+
+
+def last_job(booklet: Booklet) -> dict | None:
+    # The jobs point at the booklet (ingest.IngestJob.game/extension): read through the relation.
+    jobs = booklet.extension.ingest_jobs.all() if booklet.is_extension else booklet.game.ingest_jobs.filter(extension=None)
+    job = jobs.order_by("-created_at").first()
+    if job is None:
+        return None
+    return {
+        "id": job.pk,
+        "status": job.status,
+        "created_at": job.created_at,
+        "finished_at": job.finished_at,
+        "error": job.error,
+        "url": reverse("api:oracle-ingest-detail", args=[job.pk]),
+    }
+
+
+def booklet_out(booklet: Booklet) -> dict:
+    status = catalogue.booklet_status(booklet)
+    owner = booklet.owner
+    return {
+        "id": owner.pk,
+        "game_id": booklet.game.pk,
+        "name": booklet.name,
+        "slug": booklet.slug,
+        "kind": booklet.kind,
+        "language": booklet.language,
+        "pages": owner.pdf_pages,
+        "chunk_count": status.chunks,
+        "index_state": status.index_state,
+        "last_job": last_job(booklet),
+        "url": reverse("api:oracle-booklet-detail", args=[owner.pk]),
+        "pdf_url": reverse("api:oracle-booklet-file", args=[owner.pk]) if owner.pdf else None,
+        "updated_at": owner.updated_at,
+    }
+
+
+def get_booklet(booklet_id: UUID) -> Booklet:
+    booklet = catalogue.find_booklet(booklet_id)
+    if booklet is None:
+        raise Http404
+    return booklet
+
+
+@router.get("/{booklet_id}", response={200: BookletOut, **READ_ERRORS}, url_name="oracle-booklet-detail")
+def get_booklet_detail(request, booklet_id: UUID):
+    """A booklet: kind, language, pages, chunks, index state (`empty`, `pending` until the
+    index owner syncs, `indexed`) and its last ingestion job."""
+    return booklet_out(get_booklet(booklet_id))
+
+
+@router.patch("/{booklet_id}", response={200: BookletOut, **STAFF_ERRORS}, auth=STAFF, url_name="oracle-booklet-update")
+def update_booklet(request, booklet_id: UUID, payload: BookletPatch):
+    """Staff: change the booklet's language (its chunks are re-indexed with it and the game's
+    French ↔ English terms learnt again) or its name (cited in answers)."""
+    booklet = get_booklet(booklet_id)
+    if payload.name is not None and payload.name != booklet.name:
+        booklet = catalogue.rename_booklet(booklet, payload.name.strip())
+    if payload.language is not None and payload.language != booklet.language:
+        booklet = catalogue.set_booklet_language(booklet, payload.language)
+    return booklet_out(booklet)
+
+
+@router.delete("/{booklet_id}", response={204: None, **STAFF_ERRORS, 409: ErrorOut}, auth=STAFF, url_name="oracle-booklet-delete")
+def delete_booklet(request, booklet_id: UUID):
+    """Staff: delete the booklet, its chunks (they leave retrieval at once), its PDFs, page
+    images and ingestion caches. A base booklet leaves its game without rules. 409 while
+    one of its ingestions runs (cancel it first)."""
+    try:
+        catalogue.delete_booklet(get_booklet(booklet_id))
+    except catalogue.BookletBusy as exc:
+        raise HttpError(409, str(exc)) from None
+    return Status(204, None)
+
+
+@router.get(
+    "/{booklet_id}/pdf",
+    response=READ_ERRORS,
+    url_name="oracle-booklet-file",
+    openapi_extra={"responses": {200: {"description": "The booklet's PDF.", "content": PDF}}},
+)
+def get_booklet_pdf(request, booklet_id: UUID):
+    """The booklet's PDF (404 when none is stored)."""
+    path = pdf_of(get_booklet(booklet_id))
+    if path is None:
+        raise Http404
+    return FileResponse(path.open("rb"), content_type="application/pdf", filename=path.name)
+
+
+@router.get(
+    "/{booklet_id}/pages/{page}",
+    response=READ_ERRORS,
+    url_name="oracle-booklet-page",
+    openapi_extra={"responses": {200: {"description": "The page as an image, rendered on first need.", "content": IMAGE}}},
+)
+def get_booklet_page(request, booklet_id: UUID, page: int):
+    """One page of the booklet as an image (1 is the first page), rendered from its PDF the
+    first time it is asked for. 404 for a page the PDF does not have."""
+    booklet = get_booklet(booklet_id)
+    if pdf_of(booklet) is None or not 1 <= page <= (booklet.owner.pdf_pages or 0):
+        raise Http404
+    image = ensure_page_image(booklet.images_dir, page)
+    if image is None:
+        raise Http404
+    return FileResponse(image.open("rb"), content_type=CONTENT_TYPES.get(image.suffix.lower(), "application/octet-stream"))
+
+
+CONTENT_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp"}

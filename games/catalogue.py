@@ -1,0 +1,203 @@
+"""Changes to the catalogue made by the API and the admin: games created, renamed and deleted;
+booklets found by id, deleted, their language changed.
+
+Deleting takes everything a booklet left behind: its chunk rows, its points in the vector
+store, its PDFs and page images, and — through `booklet_deleting`, which the ingest app
+answers — its ingestion caches and waiting or running jobs. Rows are the truth
+(docs/architecture.md, decision 1): a change marks the collection as changed and, when this
+process may write the index, syncs it now, so a deleted booklet leaves retrieval at once."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.db import transaction
+from django.dispatch import Signal
+from django.utils.text import slugify
+
+from .index_state import mark_changed
+from .models import Booklet, Chunk, Extension, Game
+from .terms import learn_booklet_terms
+
+log = logging.getLogger(__name__)
+
+class BookletBusy(Exception):
+    """The booklet cannot go now (an ingestion of it is running): the API answers 409."""
+
+
+# Sent with `booklet=` before a booklet's rows go; each receiver stops what it runs for the
+# booklet and returns the files it kept for it (a list of paths), removed with the PDF.
+booklet_deleting = Signal()
+
+
+def unique_slug(text: str) -> str:
+    base = slugify(text)[:70] or "livret"
+    slug, n = base, 2
+    # Collections are named after slugs: a game and a booklet never share one.
+    while Game.objects.filter(slug=slug).exists() or Extension.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def find_booklet(booklet_id) -> Booklet | None:
+    """A booklet by its id: an Extension's, or a Game's for its base booklet."""
+    extension = Extension.objects.select_related("game").filter(pk=booklet_id).first()
+    if extension is not None:
+        return extension.booklet
+    game = Game.objects.filter(pk=booklet_id).first()
+    return game.base_booklet if game is not None else None
+
+
+def create_game(*, name: str, language: str = "fr", bgg_id: int | None = None, description: str = "") -> Game:
+    return Game.objects.create(name=name, slug=unique_slug(name), language=language, bgg_id=bgg_id, description=description)
+
+
+def rename_game(game: Game, name: str) -> Game:
+    """The new name, in the game's rows and in what its chunks carry to answers."""
+    with transaction.atomic():
+        game.name = name
+        game.save(update_fields=["name", "updated_at"])
+        for booklet in game.booklets():
+            _update_payloads(booklet, game_name=name, booklet_name=booklet.name)
+    _refresh_index([b.collection for b in game.booklets()])
+    return game
+
+
+def rename_booklet(booklet: Booklet, name: str) -> Booklet:
+    """The name answers cite: an Extension's name, or the base booklet's (`booklet_name`)."""
+    owner = booklet.owner
+    with transaction.atomic():
+        if booklet.is_extension:
+            owner.name = name
+            owner.save(update_fields=["name", "updated_at"])
+        else:
+            owner.booklet_name = name
+            owner.save(update_fields=["booklet_name", "updated_at"])
+        _update_payloads(booklet, booklet_name=name)
+    _refresh_index([booklet.collection])
+    return find_booklet(owner.pk)
+
+
+def set_booklet_language(booklet: Booklet, language: str) -> Booklet:
+    """Declare the booklet's language; its chunks carry it to the index, and the game's
+    French ↔ English terms learnt from translated booklets are learnt again."""
+    owner = booklet.owner
+    with transaction.atomic():
+        owner.language = language
+        owner.save(update_fields=["language", "updated_at"])
+        _update_payloads(booklet, language=language)
+    learn_booklet_terms(booklet.game)
+    _refresh_index([booklet.collection])
+    return find_booklet(owner.pk)
+
+
+def delete_booklet(booklet: Booklet) -> None:
+    """The booklet and everything it left behind. A game's base booklet leaves the game in
+    place without rules (its forum passages stay: the BGG sync owns them)."""
+    files = _files_of(booklet)
+    with transaction.atomic():
+        if booklet.is_extension:
+            booklet.extension.delete()
+        else:
+            booklet.chunks().exclude(is_forum=True).delete()
+            game = booklet.game
+            game.pdf, game.pdf_pages = "", None
+            game.save(update_fields=["pdf", "pdf_pages", "updated_at"])
+        mark_changed(booklet.collection)
+        if booklet.is_extension:
+            learn_booklet_terms(booklet.game)
+    _drop_or_sync(booklet.collection, drop=booklet.is_extension)
+    remove_files(files)
+
+
+def delete_game(game: Game) -> None:
+    """The game with its booklets, chunks, cards, vector collections, PDFs and page images."""
+    from .card_indexing import card_collection, meta_collection
+
+    booklets = game.booklets()
+    files = [path for booklet in booklets for path in _files_of(booklet)]
+    collections = [b.collection for b in booklets] + [card_collection(game), meta_collection(game)]
+    with transaction.atomic():
+        game.delete()
+        for collection in collections:
+            mark_changed(collection)
+    for collection in collections:
+        _drop_or_sync(collection, drop=True)
+    remove_files(files)
+
+
+@dataclass(frozen=True)
+class BookletStatus:
+    chunks: int
+    indexed_chunks: int
+
+    @property
+    def index_state(self) -> str:
+        """`empty` (no rules read yet), `indexed` or `pending` (the index owner syncs soon)."""
+        if not self.chunks:
+            return "empty"
+        return "indexed" if self.indexed_chunks == self.chunks else "pending"
+
+
+def booklet_status(booklet: Booklet) -> BookletStatus:
+    rows = booklet.chunks().exclude(is_forum=True)
+    return BookletStatus(chunks=rows.count(), indexed_chunks=rows.filter(indexed=True).count())
+
+
+def _update_payloads(booklet: Booklet, **fields) -> None:
+    rows = list(booklet.chunks().only("id", "payload"))
+    for row in rows:
+        row.payload = {**row.payload, **fields}
+        row.indexed = False
+    Chunk.objects.bulk_update(rows, ["payload", "indexed"], batch_size=500)
+    mark_changed(booklet.collection)
+
+
+def _files_of(booklet: Booklet) -> list[Path]:
+    media = Path(settings.MEDIA_ROOT)
+    files = [media / booklet.pdf.name] if booklet.pdf else []
+    files.append(booklet.images_dir)
+    for _receiver, kept in booklet_deleting.send(sender=Booklet, booklet=booklet):
+        files += list(kept or [])
+    return files
+
+
+def remove_files(paths: list[Path]) -> None:
+    for path in {Path(p) for p in paths}:
+        if path.is_dir():
+            shutil.rmtree(path, ignore_errors=True)
+        elif path.exists():
+            path.unlink()
+
+
+def _refresh_index(collections: list[str]) -> None:
+    """Sync now when this process may write the index; else the index owner does it."""
+    from rag.store import VectorStoreError
+    from runtime import components
+
+    from .indexing import sync_if_changed
+
+    try:
+        sync_if_changed(components.vector_store(), collections)
+    except VectorStoreError as exc:
+        log.info("index %s left to the process that owns the local store: %s", collections, exc)
+
+
+def _drop_or_sync(collection: str, *, drop: bool) -> None:
+    from rag.store import VectorStoreError
+    from runtime import components
+
+    try:
+        store = components.vector_store()
+        if drop:
+            store.drop(collection)
+        else:
+            from .indexing import sync_collection
+
+            sync_collection(store, collection)
+    except VectorStoreError as exc:
+        log.info("index %s left to the process that owns the local store: %s", collection, exc)

@@ -1,0 +1,117 @@
+"""/api/booklets: a booklet, its PDF and pages; its language changed and re-indexed; deleted
+(out of retrieval at once, files and caches gone); read again from its PDF."""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from games.models import Chunk, Extension
+from ingest.models import IngestJob
+
+pytestmark = pytest.mark.django_db
+
+
+def patch(client, url, body):
+    return client.patch(url, json.dumps(body), content_type="application/json")
+
+
+def test_booklets_of_a_game_are_listed_and_filtered(player, heat):
+    page = player.get(f"/api/games/{heat.pk}/booklets").json()
+    assert page["count"] == 2 and [b["kind"] for b in page["items"]] == ["base", "extension"]
+    only = player.get(f"/api/games/{heat.pk}/booklets", {"kind": "extension"}).json()
+    assert [b["name"] for b in only["items"]] == ["Pluie"]
+
+
+def test_a_booklet_serves_its_pdf_and_its_pages(player, heat):
+    pdf = player.get(f"/api/booklets/{heat.pk}/pdf")
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    assert b"".join(pdf.streaming_content).startswith(b"%PDF")
+    image = player.get(f"/api/booklets/{heat.pk}/pages/1")
+    assert image.status_code == 200 and image["Content-Type"].startswith("image/")
+    assert player.get(f"/api/booklets/{heat.pk}/pages/99").status_code == 404
+
+
+def test_changing_the_language_reindexes_the_booklet(admin, heat, store):
+    rain = Extension.objects.get(game=heat)
+
+    response = patch(admin, f"/api/booklets/{rain.pk}", {"language": "en"})
+
+    assert response.status_code == 200 and response.json()["language"] == "en"
+    assert {c.payload["language"] for c in Chunk.objects.filter(extension=rain)} == {"en"}
+    assert response.json()["index_state"] == "indexed"  # this process owns the index: synced now
+    hit = next(iter(store.scroll(rain.booklet.collection)))
+    assert hit.payload["language"] == "en"
+
+
+def test_a_language_the_models_cannot_hold_is_refused(admin, heat):
+    response = patch(admin, f"/api/booklets/{heat.pk}", {"language": "francais"})
+    assert response.status_code == 422 and response.json()["errors"][0]["field"] == "language"
+
+
+def test_deleting_a_booklet_takes_it_out_of_retrieval_at_once(admin, heat, store):
+    rain = Extension.objects.get(game=heat)
+    collection, slug = rain.booklet.collection, rain.slug
+    pdf = Path(settings.MEDIA_ROOT) / rain.pdf.name
+    caches = list(Path(settings.INGEST_CACHE_DIR).glob(f"*-{slug}*"))
+    assert store.count(collection) and pdf.exists() and caches
+
+    assert admin.delete(f"/api/booklets/{rain.pk}").status_code == 204
+
+    assert store.count(collection) == 0
+    assert not Chunk.objects.filter(collection=collection).exists() and not pdf.exists()
+    assert not any(path.exists() for path in caches)
+    assert Chunk.objects.filter(game=heat, extension=None).exists()  # the base rules stay
+    assert admin.get(f"/api/booklets/{rain.pk}").status_code == 404
+
+
+def test_deleting_the_base_booklet_leaves_the_game_without_rules(admin, heat, store):
+    assert admin.delete(f"/api/booklets/{heat.pk}").status_code == 204
+
+    heat.refresh_from_db()
+    assert not heat.pdf and store.count(heat.base_booklet.collection) == 0
+    booklet = admin.get(f"/api/booklets/{heat.pk}").json()
+    assert booklet["index_state"] == "empty" and booklet["pdf_url"] is None
+
+
+def test_reingesting_reads_the_stored_pdf_again(admin, heat):
+    before = Chunk.objects.filter(game=heat, extension=None).count()
+
+    response = admin.post(f"/api/booklets/{heat.pk}/reingest")
+
+    assert response.status_code == 202
+    job = IngestJob.objects.get(pk=response.json()["job_id"])
+    assert job.status == IngestJob.Status.DONE and job.extension is None  # django-q2 runs it inline in tests
+    assert Chunk.objects.filter(game=heat, extension=None).count() == before
+
+
+def test_a_booklet_already_waiting_is_not_queued_twice(admin, heat):
+    IngestJob.objects.create(game=heat, status=IngestJob.Status.QUEUED, pdf_path=heat.pdf.name)
+    response = admin.post(f"/api/booklets/{heat.pk}/reingest")
+    assert response.status_code == 409 and response.json()["detail"]
+
+
+
+def test_deleting_a_booklet_drops_the_schedule_of_its_waiting_upload(admin, heat):
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from django_q.models import Schedule
+
+    from ingest.scheduling import schedule_ingest
+
+    rain = Extension.objects.get(game=heat)
+    job = IngestJob.objects.create(game=heat, extension=rain, pdf_path=rain.pdf.name)
+    schedule_ingest(job, timezone.now() + timedelta(hours=1))
+    assert Schedule.objects.filter(func="ingest.scheduling.run_scheduled_job").exists()
+
+    assert admin.delete(f"/api/booklets/{rain.pk}").status_code == 204
+
+    assert not Schedule.objects.filter(func="ingest.scheduling.run_scheduled_job").exists()
+
+
+def test_a_booklet_being_read_is_not_deleted(admin, heat):
+    IngestJob.objects.create(game=heat, status=IngestJob.Status.RUNNING, pdf_path=heat.pdf.name)
+    response = admin.delete(f"/api/booklets/{heat.pk}")
+    assert response.status_code == 409 and Chunk.objects.filter(game=heat, extension=None).exists()

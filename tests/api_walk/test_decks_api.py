@@ -1,0 +1,106 @@
+"""POST /api/decks (build a list from a request) and POST /api/decks/validate (check a pasted
+one), over the real Dominaria catalog, with the chat's deckbuilding service (no LLM: the
+list is built from the catalog)."""
+
+import pytest
+
+from questions.models import ApiToken
+from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
+from tests.factories import GameFactory
+
+pytestmark = pytest.mark.django_db
+
+PLAYABLE = """4 Llanowar Elves
+4 Academy Drake
+4 Llanowar Scout
+4 Tolarian Scholar
+4 Opt
+4 Syncopate
+4 Adventurous Impulse
+4 Divination
+4 Llanowar Envoy
+12 Forest
+12 Island
+
+Sideboard
+3 Wizard's Retort
+3 Unwind
+3 Broken Bond
+3 Gift of Growth
+3 Befuddle
+"""
+
+
+def bearer(user) -> dict:
+    _, key = ApiToken.issue(user, "tests")
+    return {"Authorization": f"Bearer {key}"}
+
+
+def post(client, url, body, headers=None):
+    return client.post(url, body, content_type="application/json", headers=headers or {})
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)  # built in the answer pool, on another connection
+def test_a_standard_request_around_two_anchors_gives_a_legal_list_with_its_exports(client, bob, dominaria):
+    body = {"gameId": str(dominaria.pk), "format": "Standard", "anchors": ["Llanowar Elves", "academy drake"],
+            "constraints": "Un deck tempo vert-bleu."}  # fmt: skip
+
+    response = post(client, "/api/decks", body, bearer(bob))
+
+    assert response.status_code == 200, response.content
+    deck = response.json()
+    assert deck["validation"]["valid"], deck["validation"]["issues"]
+    assert deck["validation"]["totals"] == {"main": 60, "sideboard": 15}
+    assert sum(q for q, _ in deck["sections"]["main"]) == 60
+    assert {"Llanowar Elves", "Academy Drake"} <= {name for _, name in deck["sections"]["main"]}
+    assert deck["spec"]["format"] == "standard" and deck["builder"] == "offline"
+    assert deck["exports"]["arena"].startswith("Deck\n")
+    assert "<Deck" in deck["exports"]["mtgo_dek"] and "Llanowar Elves" in deck["exports"]["text"]
+    assert "[[card:Llanowar Elves]]" in deck["answer"]
+
+
+def test_an_unknown_anchor_is_a_field_error(client, bob, dominaria):
+    body = {"gameId": str(dominaria.pk), "anchors": ["Llanowar Elves", "Zzxq Nonexistent Wurmqq"]}
+    response = post(client, "/api/decks", body, bearer(bob))
+    assert response.status_code == 422 and "detail" in response.json()
+
+
+def test_a_game_without_cards_or_unknown_is_refused(client, bob):
+    board_game = GameFactory()
+    assert post(client, "/api/decks", {"gameId": str(board_game.pk)}, bearer(bob)).status_code == 422
+    check = post(client, "/api/decks/validate", {"gameId": str(board_game.pk), "decklist": "4 Opt"}, bearer(bob))
+    assert check.status_code == 422
+    unknown = post(client, "/api/decks/validate", {"gameId": "00000000-0000-0000-0000-000000000000", "decklist": "4 Opt"},
+                   bearer(bob))  # fmt: skip
+    assert unknown.status_code == 404
+
+
+def test_a_pasted_legal_list_is_valid_with_its_exports(client, bob, dominaria):
+    body = {"gameId": str(dominaria.pk), "format": "standard", "decklist": PLAYABLE}
+
+    response = post(client, "/api/decks/validate", body, bearer(bob))
+
+    assert response.status_code == 200
+    checked = response.json()
+    assert checked["validation"] == {"valid": True, "issues": [], "warnings": [], "totals": {"main": 60, "sideboard": 15}}
+    assert checked["sections"]["sideboard"][0] == [3, "Wizard's Retort"]
+    assert checked["exports"]["arena"].splitlines()[:2] == ["Deck", "4 Llanowar Elves (DOM) 168"]
+
+
+def test_a_pasted_list_with_too_many_copies_and_an_unknown_card_says_so(client, bob, dominaria):
+    pasted = PLAYABLE.replace("4 Opt", "6 Opt").replace("12 Island", "10 Island\n2 Black Lotus Of Nowhere")
+    response = post(client, "/api/decks/validate", {"gameId": str(dominaria.pk), "decklist": pasted}, bearer(bob))
+    verdict = response.json()["validation"]
+    assert not verdict["valid"]
+    assert any("Opt : 6 exemplaires" in issue for issue in verdict["issues"])
+    assert any("Black Lotus Of Nowhere" in warning for warning in verdict["warnings"])
+
+
+def test_decks_are_for_whoever_may_ask(client, settings, bob, alice, dominaria):
+    body = {"gameId": str(dominaria.pk), "decklist": PLAYABLE}
+    assert post(client, "/api/decks/validate", body).status_code == 401
+    assert post(client, "/api/decks", {"gameId": str(dominaria.pk)}).status_code == 401
+    assert post(client, "/api/decks/validate", body, bearer(alice)).status_code == 200
+    settings.ASK_ALLOW_ANONYMOUS = True
+    assert post(client, "/api/decks/validate", body).status_code == 200
