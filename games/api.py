@@ -17,10 +17,10 @@ from ninja.responses import Status
 from ninja.security import SessionAuth
 
 from runtime.api_access import STAFF
-from runtime.api_errors import ErrorOut, MappedPage, Pagination
+from runtime.api_errors import READ_ERRORS, STAFF_ERRORS, ErrorOut, MappedPage, Pagination
 
 from . import catalogue
-from .api_booklets import READ_ERRORS, STAFF_ERRORS, booklet_out
+from .api_booklets import booklet_out
 from .card_lookup import find_card, search_cards
 from .models import Game
 from .schemas import BookletOut, GameDetailOut, GameIn, GameOut, GamePatch

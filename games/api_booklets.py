@@ -13,7 +13,7 @@ from ninja.responses import Status
 
 from rag.page_render import ensure_page_image
 from runtime.api_access import STAFF
-from runtime.api_errors import ErrorOut
+from runtime.api_errors import READ_ERRORS, STAFF_ERRORS, ErrorOut
 
 from . import catalogue
 from .models import Booklet
@@ -22,8 +22,6 @@ from .schemas import BookletOut, BookletPatch
 
 router = Router(tags=["booklets"])
 
-READ_ERRORS = {401: ErrorOut, 404: ErrorOut, 422: ErrorOut}
-STAFF_ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
 PDF = {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}
 IMAGE = {media: {"schema": {"type": "string", "format": "binary"}} for media in ("image/png", "image/jpeg", "image/webp")}
 

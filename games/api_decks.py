@@ -18,6 +18,7 @@ from ninja.errors import ValidationError
 from ninja.security import SessionAuth
 
 from runtime import executors
+from runtime.api_errors import READ_ERRORS, ErrorOut
 from runtime.ratelimit import ask_throttles
 
 from .card_indexing import card_payload
@@ -74,7 +75,7 @@ def _field_error(field: str, message: str) -> dict:
     return {"type": "value_error", "loc": ["body", "payload", field], "msg": message}
 
 
-@router.post("", response=BuiltDeckOut, throttle=ask_throttles(), url_name="oracle-deck-build")
+@router.post("", response={200: BuiltDeckOut, **READ_ERRORS, 429: ErrorOut}, throttle=ask_throttles(), url_name="oracle-deck-build")
 def build_deck(request, payload: DeckRequestIn):
     """A complete list around the anchors, validated (retried with its issues when the LLM's
     first list is not legal) and exported."""
@@ -97,7 +98,7 @@ def build_deck(request, payload: DeckRequestIn):
     }  # fmt: skip
 
 
-@router.post("/validate", response=DeckOut, url_name="oracle-deck-validate")
+@router.post("/validate", response={200: DeckOut, **READ_ERRORS}, url_name="oracle-deck-validate")
 def validate_decklist(request, payload: DeckCheckIn):
     """A pasted list checked without building anything: section sizes for the format, copy
     limit, cards unknown to the catalog (warnings); with its exports."""

@@ -222,6 +222,30 @@ class IndexState(models.Model):
         return f"{self.collection} v{self.version}"
 
 
+class OcrPageWords(models.Model):
+    """tesseract's word boxes for one page of a booklet whose text came from OCR, so the
+    viewer can highlight a quote on a page without a text layer. Replaced at each ingestion
+    of the booklet (ingest.stages.index), deleted with it.
+
+    `words`: [x0, y0, x1, y1, text, line] per word, in PDF points from the top-left corner of
+    a page `width` × `height` points large (the viewer only uses the ratios)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="ocr_pages")
+    extension = models.ForeignKey(Extension, on_delete=models.CASCADE, related_name="ocr_pages", null=True, blank=True)
+    page = models.PositiveIntegerField()
+    width = models.FloatField()
+    height = models.FloatField()
+    words = models.JSONField(default=list)
+
+    objects = ChunkQuerySet.as_manager()  # of_booklet()
+
+    class Meta:
+        indexes = [models.Index(fields=["game", "extension", "page"])]
+
+    def __str__(self) -> str:
+        return f"{self.extension or self.game} p.{self.page} ({len(self.words)} words)"
+
+
 # --- Card catalog (card games) -----------------------------------------------------------
 
 

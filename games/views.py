@@ -5,12 +5,12 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
-from django.http import FileResponse, Http404
+from django.http import FileResponse, Http404, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from .changes import changes_of
-from .models import Extension, Game
+from .models import Extension, Game, OcrPageWords
 
 
 def may_read(request) -> bool:
@@ -77,6 +77,19 @@ def booklet_viewer(request, booklet_id: uuid.UUID):
     owner = booklet_owner(booklet_id)
     name = owner.name if isinstance(owner, Extension) else (owner.booklet_name or owner.name)
     return render(request, "games/viewer.html", {"booklet_id": booklet_id, "booklet_name": name})
+
+
+def booklet_page_words(request, booklet_id: uuid.UUID, page: int):
+    """tesseract's word boxes of an OCR'd page, for the viewer to highlight a quote the page's
+    (missing) text layer cannot show; 404 when the page was not read by OCR."""
+    if not may_read(request):
+        raise Http404("No such booklet")  # fetched by the viewer's script: no login redirect
+    owner = booklet_owner(booklet_id)
+    booklet = owner.booklet if isinstance(owner, Extension) else owner.base_booklet
+    found = OcrPageWords.objects.of_booklet(booklet).filter(page=page).first()
+    if found is None:
+        raise Http404("No OCR words for this page")
+    return JsonResponse({"page": page, "width": found.width, "height": found.height, "words": found.words})
 
 
 def game_changes(request, slug: str):

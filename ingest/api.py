@@ -23,7 +23,7 @@ from runtime.api_access import STAFF
 from runtime.api_errors import ErrorOut, MappedPage, Pagination, invalid_field
 from runtime.ratelimit import upload_throttles
 
-from . import services
+from . import language_choice, services
 from .cancellation import request_cancel
 from .events import event_stream
 from .models import IngestJob
@@ -86,7 +86,7 @@ def create_ingest(request, pdf: File[UploadedFile], data: Form[IngestIn]):
             new_game_name=data.new_game_name or None,
             kind=data.kind,
             name=data.name or None,
-            language=data.language,
+            language=language_choice.requested_language(data.language),
             bgg_id=data.bgg_id,
             user=request.auth,
         )
@@ -176,7 +176,8 @@ async def stream_job_events(request, job_id: UUID, last_event_id: int = 0):
     start = int(header) if header.isdigit() else last_event_id
     collection = job.booklet.collection
     response = StreamingHttpResponse(
-        event_stream(job.pk, start, on_done=lambda: sync_index(collection), heartbeat_s=settings.INGEST_SSE_HEARTBEAT_S),
+        event_stream(job.pk, start, on_done=lambda: sync_index(collection), heartbeat_s=settings.INGEST_SSE_HEARTBEAT_S,
+                     fallback_poll_s=settings.INGEST_SSE_FALLBACK_POLL_S),
         content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"

@@ -24,7 +24,7 @@ from rag.busy import AskingSignal, ThreadPlan
 from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
-from . import cancellation
+from . import cancellation, language_choice
 from .events import ACTS, Listener, Reporter, Text, message_data
 from .job_schedule import pause_for_quota
 from .models import IngestJob
@@ -94,7 +94,6 @@ def fail(job: IngestJob, reporter: Reporter, err: Exception) -> None:
 
 
 LANGUAGE_SAMPLE_CHUNKS = 40  # enough text to tell French from English
-UNDETECTED_LANGUAGE = "fr"  # an undeclared booklet whose text tells nothing is taken as French
 
 
 class Pipeline:
@@ -109,6 +108,7 @@ class Pipeline:
         self.llm = components.llm_backend()
         self.components = components
         self.stats: dict = {"embedder": "", "timings": reporter.timings}
+        self.ocr_words: dict[int, ocr.OcrPage] = {}  # the pages whose text came from OCR
 
     def run(self) -> dict:
         pdf = self.pdf_path()
@@ -165,6 +165,7 @@ class Pipeline:
                 on_page=self.reporter.progress,
             )
         replaced = ocr.apply_ocr(pages, result)
+        self.ocr_words = ocr.words_of_replaced_pages(pages, result)
         self.stats["ocr"].update(pages_ocr=len(decision.pages), pages_replaced=replaced, from_cache=result.from_cache)
         for number, confidence in result.low_confidence:
             self.reporter.warning(
@@ -187,30 +188,20 @@ class Pipeline:
 
     def check_language(self, drafts) -> None:
         """Questions in the other language search this booklet with translated words only if
-        its declared language is right: say so when the text disagrees."""
-        detected = language.detect(" ".join(d.text for d in drafts[:LANGUAGE_SAMPLE_CHUNKS]))
-        self.stats["language"] = detected or ""
-        declared = self.booklet.language
-        if not declared:  # the upload left it to us (POST /api/games/ingest without `language`)
-            self.declare_language(detected or UNDETECTED_LANGUAGE)
-            return
-        if detected and language.is_other_language(detected, declared or detected):
+        its language is right: set it from the text when the admin left it to detection, say
+        so when the text disagrees with the admin's choice (ingest.language_choice)."""
+        settled = language_choice.settle(self.job, self.booklet, " ".join(d.text for d in drafts[:LANGUAGE_SAMPLE_CHUNKS]))
+        self.stats["language"] = settled.detected or ""
+        self.reporter.emit("language", settled.as_event())
+        if settled.applied:
+            self.booklet = language_choice.fresh_booklet(self.job)
+        if settled.mismatch:
             self.reporter.warning(
                 Text(gettext_noop("Ce livret semble rédigé en %(detected)s alors que sa langue déclarée est « %(declared)s ». "
-                  "Corrigez la langue (jeu ou extension) : les questions posées dans l'autre langue le trouveront mieux."), {"detected": {"fr": Text(gettext_noop("français")), "en": Text(gettext_noop("anglais"))}[detected], "declared": declared})
+                                  "Corrigez la langue (bouton « Corriger la langue » de la page de l'ingestion) : les questions posées dans l'autre langue le trouveront mieux."),
+                     {"detected": language_choice.NAMES.get(language.normalise(settled.detected) or "", settled.detected or "?"),
+                      "declared": settled.declared})
             )
-
-    def declare_language(self, detected: str) -> None:
-        """The booklet's language is the one its text is written in; chunks carry it."""
-        owner = self.booklet.owner
-        owner.language = detected
-        owner.save(update_fields=["language", "updated_at"])
-        game = self.booklet.game
-        if not game.language:  # a new game uploaded with an expansion first
-            game.language = detected
-            game.save(update_fields=["language", "updated_at"])
-        self.booklet = owner.booklet if self.booklet.is_extension else owner.base_booklet
-        self.stats["language_detected"] = True
 
     def structure(self, pages, drafts) -> None:
         with self.reporter.act_scope("hierarchy", len(drafts)):
@@ -248,9 +239,11 @@ class Pipeline:
 
     def archive(self, drafts, dense, sparse) -> None:
         with self.reporter.act_scope("index", len(drafts)):
+            self.booklet = language_choice.fresh_booklet(self.job)  # « Corriger la langue » may have been clicked meanwhile
             notes = self.detect_conflicts(drafts, dense, sparse)
             rows = index.build_rows(self.job, self.booklet, drafts, dense, sparse, notes, self.stats["embedder"])
             self.stats["replaced_chunks"] = index.replace_booklet_rows(self.job, self.booklet, rows)
+            self.stats["ocr_word_pages"] = index.replace_ocr_words(self.booklet, self.ocr_words)
             self.stats["booklet_terms"] = learn_booklet_terms(self.booklet.game)
             if self.components.store_is_shared():  # a local folder belongs to the web process
                 index.sync_now(self.booklet.collection)

@@ -1,7 +1,9 @@
 """Progress of a job as stored events, and their server-sent-events stream.
 
-The worker emits (`Reporter`); the web process streams (`event_stream`): it replays the
-events after `Last-Event-ID`, then polls the table for new ones until `done` or `error`.
+The worker emits (`Reporter`; each stored event is also published to the job's channel-layer
+group, `IngestJob.emit`); the web process streams (`event_stream`): it subscribes to that
+group, replays the stored events after `Last-Event-ID`, then relays the live ones until
+`done` or `error`.
 Event names and fields are the wizard's contract (docs/ingestion.md).
 """
 
@@ -15,12 +17,15 @@ from contextlib import contextmanager
 from typing import AsyncIterator, Callable
 
 from asgiref.sync import sync_to_async
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from .models import IngestEvent, IngestJob
+from runtime import live_events
+
+from .models import PREVIOUS_EVENT_KEY, IngestEvent, IngestJob
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +40,7 @@ ACTS = {
 }
 FINAL_EVENTS = ("done", "error")
 PROGRESS_INTERVAL_S = 0.5
-POLL_INTERVAL_S = 0.5
+REPLAY_PAGE = 200
 
 Listener = Callable[[str, dict], None]
 
@@ -142,12 +147,21 @@ class Reporter:
 # --- Server-sent events -------------------------------------------------------------------
 
 
+def crosses_processes() -> bool:
+    """True with channels-redis: a worker's events reach this web process live. The in-memory
+    layer only carries what this process publishes (an ingest runs in the worker)."""
+    return not isinstance(get_channel_layer(), InMemoryChannelLayer)
+
+
 def format_event(event: IngestEvent) -> str:
-    data = json.dumps(event.data, ensure_ascii=False)
-    return f"id: {event.pk}\nevent: {event.event}\ndata: {data}\n\n"
+    return _format(event.pk, event.event, event.data)
 
 
-def _events_after(job_id, last_id: int, limit: int = 200) -> list[IngestEvent]:
+def _format(event_id, name: str, data: dict) -> str:
+    return f"id: {event_id}\nevent: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
+def _events_after(job_id, last_id: int, limit: int = REPLAY_PAGE) -> list[IngestEvent]:
     return list(IngestEvent.objects.filter(job_id=job_id, pk__gt=last_id).order_by("pk")[:limit])
 
 
@@ -155,34 +169,98 @@ def _job_finished(job_id) -> bool:
     return IngestJob.objects.filter(pk=job_id, status__in=[IngestJob.Status.DONE, IngestJob.Status.ERROR, IngestJob.Status.CANCELLED]).exists()
 
 
+class Relay:
+    """What one stream has sent: the last event id (to skip duplicates) and whether it ended."""
+
+    def __init__(self, job_id, last_id: int, on_done: Callable[[], None] | None):
+        self.job_id, self.last_id, self.on_done = job_id, last_id, on_done
+        self.ended = False
+        self.reads = 0  # database reads of stored events (the tests count them)
+
+    async def stored(self) -> list[str]:
+        """Every stored event after the last one sent; ends the stream on a final event, or
+        when the job is over without one (cancelled while queued)."""
+        out: list[str] = []  # a long job's replay: a few thousand short lines at most
+        while not self.ended:
+            # Read the status before the events: a job that ended has stored its last event.
+            finished = await sync_to_async(_job_finished)(self.job_id)
+            rows = await sync_to_async(_events_after)(self.job_id, self.last_id)
+            self.reads += 1
+            for row in rows:
+                out.append(await self.send(row.pk, row.event, row.data))
+                if self.ended:
+                    break
+            if len(rows) < REPLAY_PAGE:
+                self.ended = self.ended or finished
+                break
+        return out
+
+    async def live(self, event: live_events.LiveEvent) -> list[str]:
+        if event.id is None or int(event.id) <= self.last_id:
+            return []  # already sent by the replay (subscribed first, then read)
+        data = dict(event.data)
+        previous = data.pop(PREVIOUS_EVENT_KEY, None)
+        if previous is None or previous > self.last_id:
+            # The job's event before this one was not sent: the layer dropped it on the way (a
+            # full channel). Everything up to this one is stored: read it, in order.
+            return await self.stored()
+        return [await self.send(int(event.id), event.name, data)]
+
+    async def send(self, event_id: int, name: str, data: dict) -> str:
+        self.last_id = event_id
+        if name == "done" and self.on_done is not None:
+            await sync_to_async(self.on_done)()
+        self.ended = name in FINAL_EVENTS
+        return _format(event_id, name, data)
+
+
 async def event_stream(
     job_id,
     last_event_id: int = 0,
     *,
     on_done: Callable[[], None] | None = None,
-    poll_s: float = POLL_INTERVAL_S,
     heartbeat_s: float = 15.0,
+    fallback_poll_s: float = 2.0,
+    relay: Relay | None = None,
 ) -> AsyncIterator[str]:
-    """Replay the events after `last_event_id`, then follow the job until it ends."""
+    """Replay the events after `last_event_id`, then relay the job's live events until it ends.
+
+    Subscribes to the job's group first, then reads the stored events (an event published in
+    between arrives twice: its id is skipped). With channels-redis nothing polls: the stored
+    events are read again only after `heartbeat_s` of silence, in case one was lost. With the
+    in-memory layer the worker's events never reach this process, so the stored events are
+    read every `fallback_poll_s` instead (the embedded default's limit, docs/ingestion.md);
+    so they are too if the layer fails (Redis gone)."""
+    relay = relay or Relay(job_id, last_event_id, on_done)
+    poll_s = None if crosses_processes() else fallback_poll_s
     yield "retry: 2000\n\n"
-    last_sent = time.monotonic()
-    while True:
-        # Read the status before the events: a job that ended has stored its last event.
-        finished = await sync_to_async(_job_finished)(job_id)
-        events = await sync_to_async(_events_after)(job_id, last_event_id)
-        for event in events:
-            last_event_id = event.pk
-            if event.event == "done" and on_done is not None:
-                await sync_to_async(on_done)()
-            yield format_event(event)
-            last_sent = time.monotonic()
-            if event.event in FINAL_EVENTS:
-                return
-        if events:
-            continue
-        if finished:
-            return  # cancelled, or ended without a final event
-        if time.monotonic() - last_sent >= heartbeat_s:
-            yield ": heartbeat\n\n"
-            last_sent = time.monotonic()
-        await asyncio.sleep(poll_s)
+    async with live_events.subscribe(live_events.ingest_group(job_id)) as live:
+        for chunk in await relay.stored():
+            yield chunk
+        last_sent = last_read = time.monotonic()
+        layer_failed = False
+        while not relay.ended:
+            deadline = last_sent + heartbeat_s if poll_s is None else min(last_sent + heartbeat_s, last_read + poll_s)
+            wait = max(deadline - time.monotonic(), 0.01)
+            event = None
+            if layer_failed:
+                await asyncio.sleep(wait)
+            else:
+                try:
+                    event = await live.receive(wait)
+                except Exception:  # noqa: BLE001 - the stored events are the truth
+                    log.warning("ingest %s: live events unavailable, reading stored ones", job_id, exc_info=True)
+                    layer_failed, poll_s = True, fallback_poll_s
+            now = time.monotonic()
+            if event is not None:
+                chunks = await relay.live(event)
+            elif now - last_sent >= heartbeat_s or (poll_s is not None and now - last_read >= poll_s):
+                chunks, last_read = await relay.stored(), now
+                if not chunks and not relay.ended and now - last_sent >= heartbeat_s:
+                    chunks = [": heartbeat\n\n"]
+            else:
+                continue
+            for chunk in chunks:
+                yield chunk
+            if chunks:
+                last_sent = time.monotonic()

@@ -5,9 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import BOOKLET_KIND_CHOICES, Game
 
-from . import services
-
-LANGUAGE_CHOICES = [("fr", _("Français")), ("en", _("Anglais"))]
+from . import language_choice, services
 
 
 class BookletUploadForm(forms.Form):
@@ -16,8 +14,8 @@ class BookletUploadForm(forms.Form):
     kind = forms.ChoiceField(choices=BOOKLET_KIND_CHOICES, initial="base", label=_("Type de livret"))
     name = forms.CharField(required=False, max_length=200, label=_("Nom du livret"))
     language = forms.ChoiceField(
-        choices=LANGUAGE_CHOICES, initial="fr", label=_("Langue du livret"),
-        help_text=_("Celle du texte du PDF : les questions posées dans l'autre langue y cherchent avec leurs mots traduits."),
+        choices=language_choice.CHOICES, initial=language_choice.DETECT, required=False, label=_("Langue du livret"),
+        help_text=_("Celle du texte du PDF (« Détecter » la lit dans le texte) : les questions posées dans l'autre langue y cherchent avec leurs mots traduits."),
     )
     pdf = forms.FileField(label=_("PDF"))
 

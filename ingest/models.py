@@ -7,6 +7,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import BOOKLET_KIND_CHOICES
+from runtime import live_events
+
+PREVIOUS_EVENT_KEY = "_previous_id"  # in a live event's data only; never stored nor streamed
 
 
 class IngestJob(models.Model):
@@ -40,6 +43,8 @@ class IngestJob(models.Model):
     error = models.TextField(_("erreur"), blank=True)
     pdf_path = models.CharField(_("chemin du PDF"), max_length=500, blank=True)  # relative to MEDIA_ROOT
     attempts = models.PositiveSmallIntegerField(_("tentatives"), default=0)
+    # The admin left the booklet's language to its text: the ingestion sets it (ingest.language_choice).
+    detect_language = models.BooleanField(_("langue à détecter"), default=False)
     created_by = models.ForeignKey(
         "auth.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("lancée par")
     )
@@ -69,8 +74,16 @@ class IngestJob(models.Model):
         return self.status in (self.Status.DONE, self.Status.ERROR, self.Status.CANCELLED)
 
     def emit(self, event: str, data: dict | None = None) -> "IngestEvent":
-        """Store a progress event; SSE readers replay them by id."""
-        return IngestEvent.objects.create(job=self, event=event, data=data or {})
+        """Store a progress event, then publish it to the job's channel-layer group once it is
+        committed: SSE relays send it live, and replay the stored rows by id."""
+        row = IngestEvent.objects.create(job=self, event=event, data=data or {})
+        # The job's event before this one travels along: a relay that did not send it knows
+        # one was lost on the way and reads the stored ones (ingest.events.Relay).
+        previous = self.events.filter(pk__lt=row.pk).order_by("-pk").values_list("pk", flat=True).first() or 0
+        live = {**row.data, PREVIOUS_EVENT_KEY: previous}
+        group = live_events.ingest_group(self.pk)
+        transaction.on_commit(lambda: live_events.publish(group, row.event, live, event_id=row.pk))
+        return row
 
     def transition(self, to: str, *, allowed_from=None, **fields) -> bool:
         """Atomically move to `to` if the job is still in one of `allowed_from`.

@@ -20,6 +20,7 @@ from pdfminer.psparser import PSException
 from games.catalogue import unique_slug
 from games.models import BOOKLET_KINDS, Extension, Game
 
+from . import language_choice
 from .models import IngestJob
 from .stages.save_pdf import media_relative, store_pdf
 
@@ -116,16 +117,20 @@ def create_ingest(
     new_game_name: str | None = None,
     kind: str = "base",
     name: str | None = None,
-    language: str = "fr",
+    language: str = language_choice.DETECT,
     bgg_id: int | None = None,
     user=None,
 ) -> IngestJob:
     """Validate the PDF, create the game and booklet rows, store the PDF as
-    `<slug>-<timestamp>.pdf` and return a queued job (not yet enqueued). An empty `language`
-    leaves a new booklet's language to be detected from its text when it is read."""
+    `<slug>-<timestamp>.pdf` and return a queued job (not yet enqueued).
+
+    `language` is `language_choice.requested_language(...)` of what the admin sent: DETECT
+    (the default) lets the ingestion set it from the text."""
     if kind not in BOOKLET_KINDS:
         raise ValueError(f"unknown booklet kind {kind!r}")
     info = validate_pdf(pdf_path_or_file)
+    detect = language == language_choice.DETECT
+    language = language or language_choice.PROVISIONAL
     with transaction.atomic():
         game = _resolve_game(game, new_game_name, language, bgg_id)
         owner = game if kind == "base" else _extension(game, kind, name or new_game_name or kind, language)
@@ -140,6 +145,7 @@ def create_ingest(
             extension=owner if kind != "base" else None,
             booklet_kind=kind,
             pdf_path=owner.pdf.name,
+            detect_language=detect,
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )
 

@@ -2,12 +2,17 @@
 
 import uuid
 
+from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from games.models import Extension, Game
 
+from . import language_choice
+from .estimates import act_rates
 from .events import ACTS
 from .models import IngestJob
 from .scheduling import MAX_SCHEDULE_AHEAD
@@ -22,6 +27,7 @@ def ingest_new(request):
         "min_start": now.strftime("%Y-%m-%dT%H:%M"),
         "max_start": (now + MAX_SCHEDULE_AHEAD).strftime("%Y-%m-%dT%H:%M"),
         "preselected_game": request.GET.get("game", ""),
+        "languages": language_choice.CHOICES,
     }
     return render(request, "ingest/new.html", context)
 
@@ -29,9 +35,33 @@ def ingest_new(request):
 @staff_member_required(login_url="oracle-login")
 def ingest_job(request, job_id: uuid.UUID):
     job = get_object_or_404(IngestJob.objects.select_related("game", "extension"), pk=job_id)
-    # the acts' names in the reader's language (the stored events carry the worker's French)
-    act_labels = {act: str(label) for act, label in ACTS.items()}
-    return render(request, "ingest/job.html", {"job": job, "act_labels": act_labels})
+    booklet = job.booklet
+    context = {
+        "job": job,
+        "acts": [(act, label) for act, label in ACTS.items()],
+        # the acts' names in the reader's language for the script (stored events carry the worker's French)
+        "act_labels": {act: str(label) for act, label in ACTS.items()},
+        "rates": act_rates(),
+        "pages": booklet.owner.pdf_pages or 0,
+        "booklet_language": booklet.language,
+        "language_names": {code: str(name) for code, name in language_choice.NAMES.items()},
+    }
+    return render(request, "ingest/job.html", context)
+
+
+@staff_member_required(login_url="oracle-login")
+@require_POST
+def ingest_correct_language(request, job_id: uuid.UUID):
+    """« Corriger la langue »: the booklet takes the language read in its text (and its chunks
+    are re-indexed with it); back to the job page."""
+    job = get_object_or_404(IngestJob.objects.select_related("game", "extension"), pk=job_id)
+    try:
+        code = language_choice.correct_language(job)
+    except language_choice.UnknownLanguage as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("Langue du livret corrigée : %(language)s. L'index se met à jour.") % {"language": language_choice.language_name(code)})
+    return redirect("oracle-ingest-job", job_id=job.pk)
 
 
 @staff_member_required(login_url="oracle-login")

@@ -26,6 +26,9 @@ CONFLICT_MODEL = env_str("CONFLICT_MODEL", "sonnet")  # a tier (haiku, sonnet, o
 CONTEXT_WHOLE_DOCUMENT_MAX_CHARS = env_int("CONTEXT_WHOLE_DOCUMENT_MAX_CHARS", 300_000)  # whole booklet per context call
 INGEST_LLM_CONCURRENCY = env_int("INGEST_LLM_CONCURRENCY", 10)
 INGEST_SSE_HEARTBEAT_S = env_float("INGEST_SSE_HEARTBEAT_S", 15.0)  # comment line while a job is idle
+# In-memory channel layer only (no REDIS_URL): the worker's live events cannot reach the web
+# process, so its relay re-reads the stored events this often (docs/ingestion.md, « Live events »).
+INGEST_SSE_FALLBACK_POLL_S = env_float("INGEST_SSE_FALLBACK_POLL_S", 2.0)
 PAGE_IMAGES_THREADS = env_int("PAGE_IMAGES_THREADS", 2)  # pdf2image thread_count of `prerender_pages`
 ASKING_SIGNAL_TTL_S = env_float("ASKING_SIGNAL_TTL_S", 20.0)
 

@@ -118,6 +118,8 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LOGIN_URL = "oracle-login"  # the site-styled login page (questions/urls.py)
 LOGIN_REDIRECT_URL = "/"
+# Whom visitors ask for an account (an address, a name…), shown on the login page; empty: the club's administrator.
+ORACLE_ACCOUNT_CONTACT = env_str("ORACLE_ACCOUNT_CONTACT", "")
 
 # --- Internationalisation: French first, English available --------------------------------
 

@@ -1,15 +1,93 @@
+from django import forms
 from django.contrib import admin, messages
+from django.http import HttpResponse
+from django.utils import timezone
+from django.utils.text import Truncator
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
+from .feedback_export import export_cases, to_jsonl
 from .models import ApiToken, Conversation, Question
+
+
+class RatingFilter(admin.SimpleListFilter):
+    title = Question._meta.get_field("rating").verbose_name
+    parameter_name = "avis"
+
+    def lookups(self, request, model_admin):
+        return [("up", "👍"), ("down", "👎"), ("none", gettext_lazy("sans avis"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "up":
+            return queryset.filter(rating=Question.Rating.UP)
+        if self.value() == "down":
+            return queryset.filter(rating=Question.Rating.DOWN)
+        if self.value() == "none":
+            return queryset.filter(rating__isnull=True)
+        return queryset
+
+
+class QuestionForm(forms.ModelForm):
+    """Where the right passage is, for a 👎: a booklet of the question's game and a page."""
+
+    class Meta:
+        model = Question
+        fields = "__all__"
+        help_texts = {
+            "expected_booklet": gettext_lazy(
+                "Pour un 👎 : le livret où se trouve le bon passage (vide : le livret de base). "
+                "Exporté comme cas d'évaluation (manage.py export_feedback)."
+            ),
+            "expected_page": gettext_lazy(
+                "Pour un 👎 : la page du PDF (1 = première page) où se trouve le bon passage. "
+                "Sans elle, la question n'est pas exportée comme cas d'évaluation."
+            ),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        game = self.instance.game if self.instance.game_id else None
+        if game is not None:
+            choices = [("", "—")] + [(b.slug, b.name) for b in game.booklets()]
+            self.fields["expected_booklet"] = forms.ChoiceField(
+                choices=choices, required=False, label=self.fields["expected_booklet"].label,
+                help_text=self.fields["expected_booklet"].help_text,
+            )
 
 
 @admin.register(Question)
 class QuestionAdmin(admin.ModelAdmin):
-    list_display = ("text", "game", "intent", "status", "best_score", "created_at")
-    list_filter = ("status", "intent", "game")
-    search_fields = ("text", "answer")
-    readonly_fields = ("created_at", "answered_at")
+    form = QuestionForm
+    list_display = ("text", "game", "intent", "status", "best_score", "rating", "comment", "feedback_at", "created_at")
+    list_filter = (RatingFilter, "status", "intent", "game")
+    search_fields = ("text", "answer", "feedback_comment")
+    readonly_fields = ("created_at", "answered_at", "feedback_at")
+    actions = ["export_feedback"]
+
+    @admin.display(description=Question._meta.get_field("feedback_comment").verbose_name, ordering="feedback_comment")
+    def comment(self, question):
+        return Truncator(question.feedback_comment).chars(80)
+
+    @admin.action(description=gettext_lazy("Exporter les 👎 en cas d'évaluation (JSONL)"))
+    def export_feedback(self, request, queryset):
+        export = export_cases(queryset.select_related("game").order_by("created_at"))
+        if not export.cases:
+            messages.warning(
+                request,
+                _("Aucun cas à exporter : choisissez des 👎 dont la page attendue est indiquée (%(count)d sans page).")
+                % {"count": export.without_page},
+            )
+            return None
+        if export.without_page:
+            messages.warning(
+                request,
+                _("%(count)d 👎 sans page attendue non exporté(s) : indiquez où se trouve le bon passage.")
+                % {"count": export.without_page},
+            )
+        response = HttpResponse(to_jsonl(export.cases), content_type="application/jsonl; charset=utf-8")
+        name = f"feedback-{timezone.now():%Y%m%d-%H%M}.jsonl"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response
 
 
 @admin.register(ApiToken)

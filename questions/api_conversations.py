@@ -10,9 +10,11 @@ from uuid import UUID
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema
 from ninja.errors import HttpError
-from ninja.pagination import LimitOffsetPagination, paginate
+from ninja.pagination import paginate
 from ninja.responses import Status
 from pydantic import field_validator
+
+from runtime.api_errors import READ_ERRORS, Pagination
 
 from .access import visible_question
 from .auth import ASK_AUTH, asking_user
@@ -89,8 +91,8 @@ def _with_rows(conversations):
     return conversations.select_related("game", "user").prefetch_related("extensions")
 
 
-@router.get("/conversations", response=list[ConversationOut], url_name="oracle-conversations")
-@paginate(LimitOffsetPagination, max_limit=100)
+@router.get("/conversations", response={200: list[ConversationOut], **READ_ERRORS}, url_name="oracle-conversations")
+@paginate(Pagination)
 def list_conversations(request, gameId: UUID | None = None):
     """The caller's conversations, the most recently active first (staff: everyone's)."""
     conversations = visible_conversations(asking_user(request))
@@ -99,23 +101,25 @@ def list_conversations(request, gameId: UUID | None = None):
     return _with_rows(conversations).order_by("-updated_at")
 
 
-@router.get("/conversations/{conversation_id}", response=ConversationOut, url_name="oracle-conversation")
+@router.get("/conversations/{conversation_id}", response={200: ConversationOut, **READ_ERRORS}, url_name="oracle-conversation")
 def get_conversation(request, conversation_id: UUID):
+    """One conversation: its game, booklets, title and dates (404 unless it is the caller's;
+    staff see every one)."""
     conversation = visible_conversation(asking_user(request), conversation_id)
     return _with_rows(Conversation.objects.filter(pk=conversation.pk)).get()
 
 
 @router.get(
-    "/conversations/{conversation_id}/questions", response=list[TurnOut], url_name="oracle-conversation-questions"
+    "/conversations/{conversation_id}/questions", response={200: list[TurnOut], **READ_ERRORS}, url_name="oracle-conversation-questions"
 )
-@paginate(LimitOffsetPagination, max_limit=100)
+@paginate(Pagination)
 def list_turns(request, conversation_id: UUID):
     """Its questions and answers, newest first; an answer replaced by a regenerated one is left out."""
     conversation = visible_conversation(asking_user(request), conversation_id)
     return current_turns(conversation).order_by("-created_at")
 
 
-@router.delete("/conversations/{conversation_id}", response={204: None}, url_name="oracle-conversation-delete")
+@router.delete("/conversations/{conversation_id}", response={204: None, **READ_ERRORS}, url_name="oracle-conversation-delete")
 def delete_conversation(request, conversation_id: UUID):
     """Delete it with its questions: its owner or staff (an anonymous one: staff only)."""
     user = asking_user(request)
@@ -126,7 +130,7 @@ def delete_conversation(request, conversation_id: UUID):
     return Status(204, None)
 
 
-@router.put("/ask/{question_id}/feedback", response=FeedbackOut, url_name="oracle-ask-feedback")
+@router.put("/ask/{question_id}/feedback", response={200: FeedbackOut, **READ_ERRORS}, url_name="oracle-ask-feedback")
 def give_feedback(request, question_id: UUID, payload: FeedbackIn):
     """👍 (1) or 👎 (-1) and an optional comment on an answer, by whoever asked it (an
     anonymous question: whoever has its id); staff read others' feedback, never give it."""

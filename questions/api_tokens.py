@@ -9,9 +9,11 @@ from datetime import datetime
 from django.contrib.auth import authenticate
 from django.shortcuts import get_object_or_404
 from ninja import Field, Router, Schema
-from ninja.pagination import LimitOffsetPagination, paginate
+from ninja.pagination import paginate
 from ninja.responses import Status
 from ninja.security import HttpBasicAuth
+
+from runtime.api_errors import READ_ERRORS, Pagination
 
 from .auth import ApiTokenAuth, SignedInSession
 from .models import ApiToken
@@ -47,21 +49,21 @@ class TokenIn(Schema):
     name: str = Field("", max_length=100)
 
 
-@router.get("", response=list[TokenOut], url_name="oracle-tokens")
-@paginate(LimitOffsetPagination, max_limit=100)
+@router.get("", response={200: list[TokenOut], **READ_ERRORS}, url_name="oracle-tokens")
+@paginate(Pagination)
 def list_tokens(request):
     """The caller's tokens, newest first, revoked ones included."""
     return ApiToken.objects.filter(user=request.auth).order_by("-created_at")
 
 
-@router.post("", response={201: NewTokenOut}, auth=[*TOKEN_AUTH, PasswordAuth()], url_name="oracle-token-create")
+@router.post("", response={201: NewTokenOut, **READ_ERRORS}, auth=[*TOKEN_AUTH, PasswordAuth()], url_name="oracle-token-create")
 def create_token(request, payload: TokenIn):
     """A new token for the caller; its key is in this answer and nowhere else, ever."""
     token, token.key = ApiToken.issue(request.auth, payload.name.strip())
     return Status(201, token)
 
 
-@router.delete("/{token_id}", response={204: None}, url_name="oracle-token-revoke")
+@router.delete("/{token_id}", response={204: None, **READ_ERRORS}, url_name="oracle-token-revoke")
 def revoke_token(request, token_id: int):
     """Revoke one of the caller's tokens (another's is a 404); it stops working at once in
     this process, within ASK_LOOKUP_CACHE_S in the others (questions/lookups.py)."""

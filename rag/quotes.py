@@ -4,8 +4,10 @@ a question, and the citation that names it.
 Citations read `[Livret, p.N : "citation"]`, N being the page on which the quoted words
 stand: a chunk spanning pages 3–4 carries `page_offsets` ([[page, offset], …]) so a quote is
 placed on its page, and a quote never straddles a page break. A quote is a whole sentence
-from its first word: never the tail of a sentence cut by the chunking, and a table row comes
-with the line that labels it.
+from its first word: never the tail of a sentence cut by the chunking or carried over from
+the previous page, and a table row comes with the line that labels it. The sentence that
+states a rule is quoted rather than its "Example:" paragraph (the Comprehensive Rules'
+illustrations), unless only the example shares the question's words.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from rag.sparse import tokenize, translated_query
 
 MAX_QUOTE_CHARS = 400
 SHORT_SENTENCE = 120  # a sentence this short is quoted with the next one (same page)
+EXAMPLE_WEIGHT = 0.01  # a sentence of an "Example:" paragraph is quoted only when no other shares a word
+EXAMPLE_PREFIXES = ("Example", "Exemple")
 TABLE_CELL = 60  # a line this short without a full stop, among others like it, is a table row
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n(?=\s*(?:[-•*–]|\d+[.)]|\d{3}\.\d))")
@@ -67,8 +71,27 @@ def sentences(chunk: RetrievedChunk) -> list[Span]:
 
 
 def starts_mid_sentence(chunk: RetrievedChunk, span: Span) -> bool:
-    """The chunk's first words when the chunking cut a sentence: « la carte est défaussée. »"""
-    return span.start == 0 and _MID_SENTENCE.match(span.text) is not None
+    """The words before the first full stop of the chunk, or of a page, when the sentence
+    started earlier (cut by the chunking, or carried over from the previous page): « la carte
+    est défaussée. », "the regeneration rule." after a page number."""
+    if _MID_SENTENCE.match(span.text) is None:
+        return False
+    return span.start == 0 or _opens_page(chunk, span)
+
+
+def _in_example(chunk: RetrievedChunk, span: Span) -> bool:
+    """Is `span` in an "Example:" paragraph (the Comprehensive Rules' illustrations)?"""
+    start = chunk.text.rfind("\n\n", 0, span.start + 1)
+    return chunk.text[start + 1 if start >= 0 else 0:].lstrip().startswith(EXAMPLE_PREFIXES)
+
+
+def _opens_page(chunk: RetrievedChunk, span: Span) -> bool:
+    """Is `span` the first text of a page of the chunk (past a page number left alone)?"""
+    for offset in _page_breaks(chunk):
+        head = chunk.text[offset:span.start]
+        if offset <= span.start and (not head.strip() or head.strip().isdigit()):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -100,8 +123,11 @@ def best_quote(question: str, chunk: RetrievedChunk, embedder=None) -> Quote | N
         vectors = embedder.embed_passages([s.text for s in candidates])
         sims = vectors @ np.asarray(embedder.embed_query(question))
         scores = [float(x) / 100 for x in sims] + [0.0] * (len(spans) - len(candidates))
-    if len(spans) > 1 and starts_mid_sentence(chunk, spans[0]):
-        scores[0] = -1.0
+    for index, span in enumerate(spans):
+        if len(spans) > 1 and starts_mid_sentence(chunk, span):
+            scores[index] = -1.0
+        elif _in_example(chunk, span):
+            scores[index] *= EXAMPLE_WEIGHT
     best = max(range(len(spans)), key=lambda i: (scores[i], -i))
     return Quote(text=clip(_quoted_text(chunk, spans, best)), page=page_of_offset(chunk, spans[best].start),
                  start=spans[best].start, score=scores[best])

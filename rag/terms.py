@@ -6,7 +6,8 @@ creature can't be…)") are lines made of short comma-separated items; when the 
 the French text have as many lines, and the keyword line as many items in both, the items
 are translations of each other: « Défense talismanique » = Hexproof, « Contact mortel » =
 Deathtouch. A pair seen on several cards is kept when it is the most frequent translation of
-its English term.
+its English term. Beyond the keywords, a French and an English word that appear together on
+the same cards, card after card, are taken for translations too (« cimetière » = graveyard).
 
 Two booklets of one game in both languages (a rulebook and its translation) give their
 same-numbered headings (`learn_from_headings`).
@@ -80,7 +81,50 @@ def aligned_keywords(english_text: str, french_text: str) -> list[tuple[str, str
 
 
 def learn_from_cards(cards: Iterable[tuple[str, str]]) -> list[TermPair]:
-    """Term pairs from (english_text, french_text) card texts; one French term per English one."""
+    """Term pairs from (english_text, french_text) card texts: the keyword lines' items (one
+    French term per English one), then the words the two texts share card after card
+    (`aligned_words`)."""
+    cards = [(english, french) for english, french in cards if english and french]
+    pairs = _keyword_pairs(cards)
+    known = {p.english for p in pairs} | {p.french for p in pairs}
+    return pairs + [p for p in aligned_words(cards) if p.english not in known and p.french not in known]
+
+
+MIN_WORD_CARDS = 3  # a word pair seen on fewer cards is chance…
+MIN_WORD_DICE = 0.8  # …and the two words must come (nearly) always together
+_NOT_A_WORD_RE = re.compile(r"\{[^}]*\}|[+-]?\d+/[+-]?\d+|\d+")
+
+
+def aligned_words(cards: list[tuple[str, str]]) -> list[TermPair]:
+    """(french, english) word pairs of parallel card texts: the French word and the English
+    word found on the same cards (Dice coefficient ≥ MIN_WORD_DICE over ≥ MIN_WORD_CARDS
+    cards), the best English word for each French one. The texts teach the words their rules
+    use that no dictionary translates so (« cimetière » graveyard, « rituel » sorcery,
+    « blessures » damage, « bibliothèque » library)."""
+    from rag.sparse import STOP_WORDS
+
+    def words(text: str) -> set[str]:
+        return {w for w in fold(_NOT_A_WORD_RE.sub(" ", text)).split() if len(w) > 2 and w not in STOP_WORDS}
+
+    english_count: Counter = Counter()
+    french_count: Counter = Counter()
+    together: Counter = Counter()
+    for english_text, french_text in cards:
+        english, french = words(english_text), words(french_text)
+        english_count.update(english)
+        french_count.update(french)
+        together.update((f, e) for f in french for e in english)
+    best: dict[str, tuple[float, int, str]] = {}
+    for (french, english), shared in together.items():
+        if shared < MIN_WORD_CARDS or french == english:
+            continue
+        dice = 2 * shared / (french_count[french] + english_count[english])
+        if dice >= MIN_WORD_DICE and (dice, shared, english) > best.get(french, (0.0, 0, "")):
+            best[french] = (dice, shared, english)
+    return [TermPair(french=f, english=e, support=n) for f, (_, n, e) in sorted(best.items())]
+
+
+def _keyword_pairs(cards: list[tuple[str, str]]) -> list[TermPair]:
     votes: dict[str, Counter] = defaultdict(Counter)
     for english_text, french_text in cards:
         if english_text and french_text:

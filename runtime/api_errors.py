@@ -36,6 +36,11 @@ class ErrorOut(Schema):
     errors: list[FieldError] = []
 
 
+# The refusals an operation declares in the OpenAPI schema (every one answers in ErrorOut's shape).
+READ_ERRORS = {401: ErrorOut, 404: ErrorOut, 422: ErrorOut}
+STAFF_ERRORS = {400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 422: ErrorOut}
+
+
 def error_body(detail: str, errors: list[dict] | None = None) -> dict:
     return {"detail": str(detail), "errors": errors or []}
 

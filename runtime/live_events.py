@@ -30,6 +30,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 log = logging.getLogger(__name__)
 
 MESSAGE_TYPE = "live.event"
+WAIT_SLICE_S = 4.0  # under channels-redis' 5 s blocking pop (Subscription.receive)
 
 
 def answer_group(question_id) -> str:
@@ -161,11 +162,18 @@ class Subscription:
 
     async def receive(self, timeout: float | None = None) -> LiveEvent | None:
         """The next event, or None when `timeout` seconds pass without one."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
         while True:
-            try:
-                message = await asyncio.wait_for(self.layer.receive(self.channel), timeout)
-            except asyncio.TimeoutError:
+            left = None if deadline is None else deadline - loop.time()
+            if left is not None and left <= 0:
                 return None
+            try:
+                # In slices: channels-redis blocks on Redis 5 s per pop, and with redis-py 8 an
+                # idle pop past that raises a redis TimeoutError instead of returning.
+                message = await asyncio.wait_for(self.layer.receive(self.channel), min(left or WAIT_SLICE_S, WAIT_SLICE_S))
+            except asyncio.TimeoutError:
+                continue
             if message.get("type") == MESSAGE_TYPE:
                 return LiveEvent(message["name"], message["data"], message.get("id"))
 

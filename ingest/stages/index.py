@@ -14,7 +14,7 @@ from django.db import transaction
 
 from games.index_state import mark_changed
 from games.indexing import sync_collection
-from games.models import Booklet, Chunk
+from games.models import Booklet, Chunk, OcrPageWords
 
 from .chunk import ChunkDraft
 
@@ -70,6 +70,20 @@ def replace_booklet_rows(job, booklet: Booklet, rows: list[Chunk]) -> int:
         removed, _ = Chunk.objects.of_booklet(booklet).exclude(ingest_job=job).exclude(is_forum=True).delete()
         mark_changed(booklet.collection)
     return removed
+
+
+def replace_ocr_words(booklet: Booklet, readings: dict) -> int:
+    """The booklet's OCR word boxes become those of this ingestion (`{page: OcrPage}`; none
+    when no page needed OCR, so a new upload with a text layer leaves no stale boxes)."""
+    rows = [
+        OcrPageWords(game=booklet.game, extension=booklet.extension, page=page, width=r.width, height=r.height, words=r.words)
+        for page, r in sorted(readings.items())
+        if r.words and r.width and r.height
+    ]
+    with transaction.atomic():
+        OcrPageWords.objects.of_booklet(booklet).delete()
+        OcrPageWords.objects.bulk_create(rows, batch_size=BULK_BATCH)
+    return len(rows)
 
 
 def sync_now(collection: str) -> dict | None:

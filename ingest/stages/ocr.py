@@ -5,6 +5,9 @@ only the pages short of text are rendered (pdf2image, one page at a time, never 
 images in memory) and read by tesseract in a pool of OCR_CONCURRENCY threads (each call
 is its own tesseract process). Results go to a JSON cache saved every 3 pages, so a
 killed worker resumes where it stopped.
+
+Each page keeps tesseract's word boxes too (`OcrPage.words`), in PDF points from the page's
+top-left corner, so the booklet viewer can highlight a quote on a page without a text layer.
 """
 
 from __future__ import annotations
@@ -14,11 +17,12 @@ import json
 import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Callable
 
 import pytesseract
+from PIL import Image
 
 from rag import page_render
 
@@ -28,7 +32,7 @@ from .read import Page, Paragraph
 
 log = logging.getLogger(__name__)
 
-CACHE_VERSION = "ocr-v1"
+CACHE_VERSION = "ocr-v2"  # v2: word boxes
 SAVE_EVERY = 3
 
 
@@ -58,8 +62,19 @@ class OcrDecision:
 
 @dataclass
 class OcrPage:
+    """`words`: [x0, y0, x1, y1, text, line] per word, in the units of `width` × `height`
+    (the page's size), from the top-left corner; `line` numbers the page's lines."""
+
     text: str
     confidence: float
+    width: float = 0.0
+    height: float = 0.0
+    words: list = field(default_factory=list)
+
+    def scaled(self, factor: float) -> "OcrPage":
+        """The same reading in other units (image pixels × 72 / DPI = PDF points)."""
+        words = [[round(v * factor, 1) for v in word[:4]] + word[4:] for word in self.words]
+        return OcrPage(self.text, self.confidence, round(self.width * factor, 2), round(self.height * factor, 2), words)
 
 
 @dataclass
@@ -99,26 +114,34 @@ def is_rendered(image: Path, pdf_path: Path) -> bool:
 
 
 def recognise(image_path: Path, languages: str) -> OcrPage:
-    """tesseract on one page image: text by paragraph and the mean word confidence."""
+    """tesseract on one page image: text by paragraph, the mean word confidence and the
+    words' boxes (in image pixels)."""
     # A path, not a PIL image: pytesseract would re-encode the image before calling tesseract.
     data = pytesseract.image_to_data(str(image_path), lang=languages, output_type=pytesseract.Output.DICT)
     paragraphs: dict[tuple, list[str]] = {}
+    lines: dict[tuple, int] = {}
     confidences = []
+    boxes = []
     for i, word in enumerate(data["text"]):
         word = word.strip()
         if not word:
             continue
         key = (data["block_num"][i], data["par_num"][i])
         paragraphs.setdefault(key, []).append(word)
+        line = lines.setdefault((*key, data["line_num"][i]), len(lines))
+        left, top = data["left"][i], data["top"][i]
+        boxes.append([left, top, left + data["width"][i], top + data["height"][i], word, line])
         if float(data["conf"][i]) >= 0:
             confidences.append(float(data["conf"][i]))
     text = "\n\n".join(" ".join(words) for words in paragraphs.values())
     confidence = sum(confidences) / len(confidences) if confidences else 0.0
-    return OcrPage(text=text, confidence=confidence)
+    with Image.open(image_path) as image:  # reads the header only
+        width, height = image.size
+    return OcrPage(text=text, confidence=confidence, width=width, height=height, words=boxes)
 
 
 class OcrCache:
-    """`ocr-v1-<slug>.json`: page → text and confidence, for one PDF (by its hash)."""
+    """`ocr-v2-<slug>.json`: page → text, confidence and word boxes, for one PDF (by its hash)."""
 
     def __init__(self, cache_dir: Path, slug: str, pdf_path: Path):
         self.path = Path(cache_dir) / f"{CACHE_VERSION}-{slug}.json"
@@ -152,7 +175,7 @@ class OcrCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         data = {
             "pdf_sha256": self.pdf_hash,
-            "pages": {str(n): {"text": p.text, "confidence": p.confidence} for n, p in sorted(self.pages.items())},
+            "pages": {str(n): asdict(p) for n, p in sorted(self.pages.items())},
         }
         tmp = self.path.with_suffix(".tmp")
         tmp.write_text(json.dumps(data, ensure_ascii=False))
@@ -207,7 +230,13 @@ def _ocr_page(pdf_path: Path, number: int, images_dir: Path, config: OcrSettings
     image = page_image_path(images_dir, number)
     if not is_rendered(image, pdf_path):
         image = render_page(pdf_path, number, images_dir, config.dpi)
-    return recognise(image, config.languages)
+    return recognise(image, config.languages).scaled(72 / config.dpi)  # pixels to PDF points
+
+
+def words_of_replaced_pages(pages: list[Page], result: OcrResult) -> dict[int, OcrPage]:
+    """The readings whose text replaced a text layer (`apply_ocr`): the pages the viewer
+    highlights from tesseract's boxes."""
+    return {page.number: result.pages[page.number] for page in pages if page.ocr and page.number in result.pages}
 
 
 def apply_ocr(pages: list[Page], result: OcrResult) -> int:

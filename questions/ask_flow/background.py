@@ -5,13 +5,14 @@ pool (runtime/executors.py)."""
 from __future__ import annotations
 
 import logging
+import threading
 from concurrent.futures import Future
 
 from django.utils import translation
 from django.utils.translation import gettext
 
 from questions.recovery import answering, forget, vouch
-from runtime import executors
+from runtime import executors, live_events
 
 from ..models import Question
 from .context import Emit
@@ -21,7 +22,46 @@ from .intake import save_question
 log = logging.getLogger(__name__)
 
 
-def start_answering(question_id, emit: Emit, unsaved: tuple[Question, list] | None = None) -> Future:
+_streamed_lock = threading.Lock()
+# answers being written in this process: (last event id, token texts, last phase label)
+_streamed: dict[str, tuple[int, list[str], str]] = {}
+
+
+def streamed_so_far(question_id) -> tuple[int, str, str]:
+    """The id of the last event published for this answer by this process, the text its
+    tokens carried so far and the last phase's label ((0, "", "") when none): a relay that
+    subscribes late starts from there and skips the events up to that id."""
+    with _streamed_lock:
+        last_id, parts, phase = _streamed.get(str(question_id), (0, [], ""))
+        return last_id, "".join(parts), phase
+
+
+def publishing(question_id, emit: Emit | None = None) -> Emit:
+    """An emitter that publishes every event of the answer to its live group
+    (`live_events.answer_group`: the chat's event relays listen there; ids 1, 2, … in order),
+    then hands it to `emit` (the JSON API's own stream), if any. Never raises."""
+    group = live_events.answer_group(question_id)
+    key = str(question_id)
+
+    def publish_and_emit(name: str, data: dict) -> None:
+        with _streamed_lock:
+            last_id, parts, phase = _streamed.get(key, (0, [], ""))
+            if name == "token":
+                parts.append(data.get("text", ""))
+            elif name == "phase":
+                phase = data.get("label", "")
+            if name in ("done", "error"):
+                _streamed.pop(key, None)
+            else:
+                _streamed[key] = (last_id + 1, parts, phase)
+            live_events.publish(group, name, data, event_id=last_id + 1)
+        if emit is not None:
+            emit(name, data)
+
+    return publish_and_emit
+
+
+def start_answering(question_id, emit: Emit | None = None, unsaved: tuple[Question, list] | None = None) -> Future:
     """Answer in the background; returns a future that completes once the answer is stored
     (or has failed). The answer goes on when nobody listens any more.
 
@@ -31,6 +71,7 @@ def start_answering(question_id, emit: Emit, unsaved: tuple[Question, list] | No
     the question is vouched for meanwhile, so no recovery sweep fails it while it queues."""
     finished: Future = Future()
     language = translation.get_language()  # the asker's: the Oracle's own words are in it
+    emit = publishing(question_id, emit)
 
     def answer() -> None:
         try:

@@ -51,6 +51,7 @@ class AskContext:
     chunks: list[RetrievedChunk] = field(default_factory=list)
     # answer
     answer: str = ""
+    stopped: bool = False  # the player stopped the answer: `answer` is what was streamed until then
     done_extra: dict = field(default_factory=dict)  # deckbuilding: verdict, exports, sticky cards
     diagnostics: dict = field(default_factory=dict)
 

@@ -3,6 +3,7 @@
 
 import { csrfToken, errorMessage, hourMinute, readJsonScript } from "./common.js";
 import { attachCancelButtons } from "./ingest_cancel.js";
+import { estimate, remainingText } from "./ingest_estimate.js";
 
 const root = document.getElementById("ingest-job");
 const strings = readJsonScript("ingest-strings");
@@ -15,6 +16,10 @@ const language = (document.documentElement.lang || "fr").slice(0, 2);
 
 // A warning's or an error's text in the page's language (`messages`), else as stored.
 const messageOf = (data) => data.messages?.[language] || data.message;
+const rates = readJsonScript("ingest-rates");
+const pages = Number(root.dataset.pages) || 0;
+const progressOf = {}; // act → its last `act` event
+let remaining = null; // {seconds, at}: the last estimate and when it was made
 
 function actRow(data) {
   const key = data.act || data.label;
@@ -27,6 +32,7 @@ function actRow(data) {
       + '<span class="act-counts"></span><span class="act-elapsed"></span><progress max="1" value="0"></progress>';
     acts.appendChild(row);
   }
+  row.hidden = false; // OCR's row shows only when OCR runs
   return row;
 }
 
@@ -56,6 +62,50 @@ function showAct(data) {
   elapsedLabel.textContent = formatSeconds(Object.values(actElapsed).reduce((a, b) => a + b, 0));
   setStatus("running", strings.running);
   clearScheduled();
+  if (data.act) progressOf[data.act] = data;
+  showOverall();
+}
+
+// The overall bar and « environ N min restantes »: the acts' progress and elapsed time so far,
+// the acts still to come at the pace of earlier jobs (ingest_estimate.js).
+function showOverall() {
+  const result = estimate(progressOf, rates, pages);
+  const bar = document.getElementById("overall-progress");
+  bar.value = result.fraction;
+  remaining = { seconds: result.remainingS, at: Date.now() };
+  showRemaining();
+}
+
+function showRemaining() {
+  if (!remaining || root.dataset.status !== "running") return;
+  const seconds = Math.max(remaining.seconds - (Date.now() - remaining.at) / 1000, 0);
+  document.getElementById("remaining").textContent = remainingText(seconds, {
+    minutes: strings.minutesLeft, oneMinute: strings.oneMinuteLeft, underMinute: strings.underMinute,
+  });
+}
+setInterval(showRemaining, 5000);
+
+function showLanguage(data) {
+  const panel = document.getElementById("language-panel");
+  const fix = document.getElementById("language-fix");
+  const names = readJsonScript("language-names");
+  const name = (code, label) => names[code] || label || code || "";
+  const fill = (text) => text.replace("LANG", name(data.detected, data.detected_label)).replace("DECLARED", name(data.declared, data.declared_label));
+  // Corrected after the job ended, the stream stopped at `done` before that event: the
+  // booklet's language (from the page) says it.
+  const corrected = data.corrected || (data.mismatch && data.detected === panel.dataset.bookletLanguage);
+  let text;
+  if (corrected) text = strings.langCorrected;
+  else if (data.mismatch) text = strings.langMismatch;
+  else if (data.applied) text = strings.langDetected;
+  else if (!data.detected) text = strings.langUnknown;
+  else return; // the chosen language is the text's: nothing to say
+  document.getElementById("language-text").textContent = fill(text);
+  // The fix is offered while the booklet's language is not yet the detected one.
+  const offer = data.mismatch && data.detected && data.detected !== panel.dataset.bookletLanguage;
+  document.getElementById("language-fix-name").textContent = name(data.detected, data.detected_label);
+  fix.hidden = !offer;
+  panel.hidden = false;
 }
 const actElapsed = {};
 
@@ -105,6 +155,8 @@ function addWarning(data) {
 function finish(kind, data, source) {
   source.close();
   document.getElementById("stop-slot").hidden = true;
+  document.getElementById("overall").hidden = true;
+  acts.querySelectorAll(".act[hidden]").forEach((row) => row.remove()); // acts that did not run (OCR)
   if (kind === "error" && data.cancelled) kind = "cancelled"; // a job stopped on request
   acts.querySelectorAll('.act:not([data-state="done"])').forEach((row) => {
     if (kind === "done") { row.dataset.state = "done"; row.querySelector(".act-state").textContent = "✓"; }
@@ -134,6 +186,7 @@ function listen() {
   });
   on("act", showAct);
   on("warning", addWarning);
+  on("language", showLanguage);
   on("quota_pause", showResting);
   on("scheduled", (data) => (data.reason === "quota" ? showResting(data) : showPlanned(data)));
   on("resumed", () => { clearScheduled(); setStatus("queued", strings.queued); });

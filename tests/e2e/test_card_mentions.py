@@ -1,10 +1,12 @@
 """Typing @ in the question box offers the game's cards; without a catalog the box still works."""
 
 import json
+from urllib.parse import parse_qs
 
 import pytest
 
 from games.models import Card
+from questions.models import Question
 from tests.e2e.conftest import open_signed_in, screenshot
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -35,10 +37,10 @@ def test_at_mention_suggests_cards_and_sends_the_picked_one(chat_with_cards):
     assert page.input_value("#question") == "Peut-on cibler un joueur avec @Lightning Bolt "
     assert page.locator(".turn").count() == 0
     page.type("#question", "?")
-    with page.expect_request("**/api/ask/stream") as request:
+    with page.expect_request("**/ask") as request:
         page.click("#ask-button")
 
-    assert json.loads(request.value.post_data)["cardMentions"] == ["Lightning Bolt"]
+    assert sent(request.value)["card_mentions"] == ["Lightning Bolt"]
 
 
 def test_at_mention_without_a_card_catalog_keeps_the_box_working(browser, live_daphne, course_folle, bob):
@@ -49,24 +51,31 @@ def test_at_mention_without_a_card_catalog_keeps_the_box_working(browser, live_d
     page.type("#question", "Que fait @Boost")
     page.locator("#card-suggestions .no-cards", has_text="Aucune carte trouvée").wait_for()
     page.keyboard.press("Escape")
-    with page.expect_request("**/api/ask/stream") as request:
+    with page.expect_request("**/ask") as request:
         page.click("#ask-button")
 
-    body = json.loads(request.value.post_data)
-    assert body["question"] == "Que fait @Boost" and body["cardMentions"] == []
+    body = sent(request.value)
+    assert body["question"] == "Que fait @Boost" and body["card_mentions"] == []
 
 
-def ask_in_page(page, text: str, pick: str | None = None) -> dict:
+def sent(request) -> dict:
+    """The question form as the chat posted it (card_mentions: a JSON list)."""
+    fields = {name: values[-1] for name, values in parse_qs(request.post_data).items()}
+    fields["card_mentions"] = json.loads(fields.get("card_mentions", "[]"))
+    return fields
+
+
+def ask_in_page(page, text: str, pick: str | None = None) -> Question:
     """Type a question (picking the @-suggested card `pick`), send it, wait for its answer;
-    returns the body the chat posted."""
+    returns the stored question."""
     page.type("#question", text)
     if pick:
         page.locator("#card-suggestions [role=option]", has_text=pick).wait_for()
         page.keyboard.press("Enter")
-    with page.expect_request("**/api/ask/stream") as request:
-        page.click("#ask-button")
-    page.locator(".turn[data-state=done]").nth(page.locator(".turn").count() - 1).wait_for()
-    return json.loads(request.value.post_data)
+    done = page.locator(".turn[data-state=done]").count()
+    page.click("#ask-button")
+    page.locator(".turn[data-state=done]").nth(done).wait_for(timeout=60_000)
+    return Question.objects.order_by("-created_at").first()
 
 
 def test_cards_mentioned_earlier_are_sent_back_on_the_next_turns(chat_with_cards):
@@ -76,6 +85,7 @@ def test_cards_mentioned_earlier_are_sent_back_on_the_next_turns(chat_with_cards
     second = ask_in_page(page, "Et avec @Llan", pick="Llanowar Elves")
     third = ask_in_page(page, "Laquelle choisir ?")
 
-    assert first["stickyCardMentions"] == [] and first["cardMentions"] == ["Lightning Bolt"]
-    assert second["stickyCardMentions"] == ["Lightning Bolt"] and second["cardMentions"] == ["Llanowar Elves"]
-    assert third["stickyCardMentions"] == ["Lightning Bolt", "Llanowar Elves"]
+    assert first.sticky_card_mentions == [] and first.card_mentions == ["Lightning Bolt"]
+    assert second.conversation_id == first.conversation_id == third.conversation_id
+    assert second.sticky_card_mentions == ["Lightning Bolt"] and second.card_mentions == ["Llanowar Elves"]
+    assert third.sticky_card_mentions == ["Lightning Bolt", "Llanowar Elves"]

@@ -75,11 +75,12 @@ def test_storm_front_changes_lead_the_answers_through_the_api_and_in_the_browser
     assert first_link(page, 2).startswith("Storm Front, p.3")
     screenshot(page, "chat-storm-front-first")
 
-    page.uncheck(f"input[name=booklet][value='{storm.pk}']")
-    page.reload()  # the player's choice is kept
+    with page.expect_response("**/booklets"):
+        page.uncheck(f"input[name=booklet][value='{storm.pk}']")
+    page.reload()  # the conversation keeps the player's choice
     assert not page.is_checked(f"input[name=booklet][value='{storm.pk}']")
     ask(page, PHOTO_FR)
-    assert "Storm Front" not in page.locator(".turn").nth(0).locator(".answer").inner_text()
+    assert "Storm Front" not in page.locator(".turn").nth(2).locator(".answer").inner_text()
 
 
 def ask(page, question):

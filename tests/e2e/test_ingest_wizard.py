@@ -31,10 +31,14 @@ def test_admin_uploads_watches_acts_then_asks_and_opens_the_cited_page(browser, 
     page.set_input_files("input[name=pdf]", str(pdf_path))
     page.fill("input[name=new_game_name]", "Les Voltigeurs")
     screenshot(page, "ingest-wizard")
+    assert page.locator("select[name=language]").input_value() == ""  # « Détecter »
     page.click("#ingest-submit")
 
     page.wait_for_url(re.compile(r"/ingestion/[0-9a-f-]{36}/$"))
-    page.locator(".act[data-act=read]").wait_for(timeout=60_000)
+    assert page.locator(".act[data-state=pending]").count() >= 6  # the acts to come, listed at once
+    page.locator(".act[data-act=read]:not([data-state=pending])").wait_for(timeout=60_000)
+    assert re.search(r"restante|Estimation", page.locator("#remaining").inner_text())
+    screenshot(page, "ingest-running")
     page.reload()  # the progress view is rebuilt from the stored events
     page.locator("#job-done").wait_for(state="visible", timeout=180_000)
     screenshot(page, "ingest-done")
@@ -44,6 +48,9 @@ def test_admin_uploads_watches_acts_then_asks_and_opens_the_cited_page(browser, 
     assert page.locator('.act:not([data-state="done"])').count() == 0
     assert re.fullmatch(r"\d+/\d+", page.locator(".act[data-act=embed] .act-counts").inner_text())
     assert IngestJob.objects.get().status == IngestJob.Status.DONE
+    assert page.locator("#overall").is_hidden()
+    assert page.locator("#language-text").inner_text() == "Langue détectée dans le texte : français."
+    assert page.locator("#language-fix").is_hidden()  # nothing to correct
 
     page.click("#job-done a")
     page.wait_for_url(re.compile(r"/jeux/les-voltigeurs/"))
@@ -54,3 +61,39 @@ def test_admin_uploads_watches_acts_then_asks_and_opens_the_cited_page(browser, 
     viewer = page.frame_locator("#viewer-frame")
     viewer.locator("body[data-state=ready]").wait_for(timeout=30_000)
     assert viewer.locator("body").get_attribute("data-current-page") == "2"
+
+
+ENGLISH_PAGES = {
+    1: "The Balloonists\nEach player starts with three Wind tokens and one Heading card. The balloons "
+       "leave the village in turn order. At the start of each round, the first player reveals the "
+       "direction of the wind and every balloon drifts one space in that direction.",
+    2: "Landing\nA balloon that touches the ground loses two Wind tokens and skips its next turn. "
+       "Its pilot then resumes the race from the space where it landed, without a Heading card. "
+       "A balloon without any Wind token cannot climb and must land on the following turn.",
+}
+
+
+def test_a_language_the_text_contradicts_is_corrected_in_one_click(browser, live_daphne, qcluster, alice, tmp_path):
+    from games.models import Game
+
+    pdf_path = tmp_path / "balloonists.pdf"
+    pdf_path.write_bytes(pdf_of_pages(ENGLISH_PAGES))
+    page = open_signed_in(browser, live_daphne, alice)
+    page.goto("/ingestion/nouvelle/")
+    page.set_input_files("input[name=pdf]", str(pdf_path))
+    page.fill("input[name=new_game_name]", "The Balloonists")
+    page.select_option("select[name=language]", "fr")
+    page.click("#ingest-submit")
+    page.wait_for_url(re.compile(r"/ingestion/[0-9a-f-]{36}/$"))
+
+    page.locator("#language-fix").wait_for(state="visible", timeout=120_000)
+    assert page.locator("#language-text").inner_text() == "Le texte semble en anglais, mais la langue choisie est français."
+    page.locator("#job-done").wait_for(state="visible", timeout=180_000)
+    screenshot(page, "ingest-language-mismatch")
+    page.click("#language-fix button")
+
+    page.locator(".flash").wait_for(timeout=30_000)
+    assert "Langue du livret corrigée : anglais." in page.locator(".flash").inner_text()
+    page.locator("#language-text", has_text="Langue corrigée : anglais.").wait_for(timeout=30_000)
+    assert page.locator("#language-fix").is_hidden()
+    assert Game.objects.get(slug="the-balloonists").language == "en"

@@ -67,7 +67,7 @@ def test_killed_ocr_resumes_from_the_cache_without_redoing_pages(tmp_path, setti
     words = ["alpha", "bravo", "charlie", "delta", "echo"]
     pdf = scanned_pdf(tmp_path / "scan.pdf", [[f"Page {w} du livret", f"mot clef {w}"] for w in words], tmp_path)
     job = services.create_ingest(pdf_path_or_file=pdf, new_game_name="Scan")
-    cache_file = settings.INGEST_CACHE_DIR / "ocr-v1-scan.json"
+    cache_file = settings.INGEST_CACHE_DIR / f"{ocr.CACHE_VERSION}-scan.json"
     real_recognise = ocr.recognise
     calls = []
 

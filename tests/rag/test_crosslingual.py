@@ -84,3 +84,20 @@ def test_a_translated_query_keeps_the_words_and_adds_their_translations_at_half_
     assert weights[term_index("start")] == TRANSLATION_WEIGHT
     assert len(query.groups) == 2  # « qui », « la » say nothing: « commence », « partie »
     assert any("game" in group and "parti" in group for group in query.groups)
+
+
+def test_a_booklet_in_the_other_language_is_not_outranked_for_its_language_alone():
+    # A French question scores the French sheet's loosely related passage a little higher than
+    # the English rule that answers it: merging the booklets, the English cosines get
+    # OTHER_LANGUAGE_COSINE more (the cosine reported stays the real one).
+    from rag.retrieve import OTHER_LANGUAGE_COSINE, merge_dense
+    from rag.store import Hit
+
+    french = [Hit(id="fr-1", score=0.835, payload={}, collection="rules_sheet-fr")]
+    english = [Hit(id="en-1", score=0.835 - OTHER_LANGUAGE_COSINE / 2, payload={}, collection="rules_base-en")]
+
+    merged = merge_dense([french, english], other_language={"rules_base-en"})
+
+    assert [h.id for h in merged] == ["en-1", "fr-1"]
+    assert merged[0].score == english[0].score
+    assert [h.id for h in merge_dense([french, english], other_language=set())] == ["fr-1", "en-1"]

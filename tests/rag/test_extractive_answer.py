@@ -113,3 +113,36 @@ def test_a_question_in_the_other_language_quotes_the_sentence_its_translated_wor
 
     [cited] = citations(answer)
     assert cited["quote"].startswith("Rain reduces the speed limit")
+
+
+def test_the_tail_of_a_sentence_carried_over_to_the_next_page_is_not_quoted():
+    # The chunk opens with page 13's number, then page 14 goes on with a sentence begun
+    # earlier: « the regeneration rule. » is no sentence a player can read on its own.
+    text = "13\n\nthe regeneration rule.\n\nScout: This model may be deployed after all other units."
+    booklet = BookletRef("rules_wargame", "wargame", "Wargame", "base", language="en")
+    payload = {"text": text, "page_start": 13, "page_end": 14, "page_offsets": [[13, 0], [14, 4]],
+               "hierarchy_path": "Skills"}
+    chunk = RetrievedChunk(id="r", booklet=booklet, payload=payload, score=1.0, fusion_score=1.0, dense_score=0.9)
+
+    answer = extractive_answer("how does the regeneration rule work for a scout?", [chunk], best_score=0.9, min_score=0.8)
+
+    [cited] = citations(answer)
+    assert cited["quote"].startswith("Scout:") and cited["page"] == "14"
+
+
+def test_the_rule_is_quoted_rather_than_its_example():
+    # The example shares more of the question's words; the rule is what answers it.
+    text = (
+        "702.19b The controller of an attacking creature with trample first assigns damage to the "
+        "creatures blocking it; the rest is assigned to the player.\n\n"
+        "Example: A 6/6 creature with trample is blocked by a 2/2 creature, so the attacking player "
+        "assigns 2 damage to the blocking creature and 4 damage to the player."
+    )
+    booklet = BookletRef("rules_cr", "cr", "Comprehensive Rules", "base", language="en")
+    payload = {"text": text, "page_start": 128, "page_end": 128, "page_offsets": [[128, 0]], "hierarchy_path": "702.19. Trample"}
+    chunk = RetrievedChunk(id="t", booklet=booklet, payload=payload, score=1.0, fusion_score=1.0, dense_score=0.9)
+
+    answer = extractive_answer("my trample creature is blocked by a 2/2, how much damage to the player?", [chunk],
+                               best_score=0.9, min_score=0.8)
+
+    assert citations(answer)[0]["quote"].startswith("702.19b The controller")

@@ -102,7 +102,7 @@ def test_job_of_a_killed_worker_is_requeued_and_resumes_from_its_ocr_cache(tmp_p
         run_job(str(job.pk))
     job.refresh_from_db()
     assert job.status == IngestJob.Status.RUNNING  # what a killed worker leaves behind
-    cached = json.loads((settings.INGEST_CACHE_DIR / "ocr-v1-scan.json").read_text())["pages"]
+    cached = json.loads((settings.INGEST_CACHE_DIR / "ocr-v2-scan.json").read_text())["pages"]
     assert len(cached) >= 3  # saved every 3 pages (and flushed on the way out when it can be)
 
     calls.clear()

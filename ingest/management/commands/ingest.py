@@ -5,11 +5,12 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import BOOKLET_KINDS
-from ingest import services
+from ingest import language_choice, services
 from ingest.coordinator import run_job
 from ingest.events import ACTS
 from ingest.models import IngestJob
 from ingest.stages.index import sync_now
+from runtime import live_events
 
 BAR_WIDTH = 30
 
@@ -23,7 +24,7 @@ class Command(BaseCommand):
         parser.add_argument("--new-game-name", help="create the game with this name")
         parser.add_argument("--kind", default="base", choices=BOOKLET_KINDS)
         parser.add_argument("--name", help="booklet name (extensions: required to tell them apart)")
-        parser.add_argument("--language", default="fr")
+        parser.add_argument("--language", default="", help="fr, en; left out: told from the booklet's text")
         parser.add_argument("--bgg-id", type=int)
 
     def handle(self, *args, **options):
@@ -36,12 +37,13 @@ class Command(BaseCommand):
                 new_game_name=options["new_game_name"],
                 kind=options["kind"],
                 name=options["name"],
-                language=options["language"],
+                language=language_choice.requested_language(options["language"]),
                 bgg_id=options["bgg_id"],
             )
-        except (services.InvalidPdf, services.UnknownGame, FileNotFoundError) as exc:
+        except (services.InvalidPdf, services.UnknownGame, language_choice.UnknownLanguage, FileNotFoundError) as exc:
             raise CommandError(str(exc)) from exc
         job = run_job(str(job.pk), listener=self.show)
+        live_events.flush()  # a web process relaying this job through Redis gets the last events
         self.stdout.write("")
         if job.status != IngestJob.Status.DONE:
             raise CommandError(job.error or f"job {job.pk} is {job.status}")

@@ -19,12 +19,13 @@ from rag.cards import mention_blocks, wrap_card_names
 from rag.llm.base import ClaudeQuotaError, LLMError
 
 from ..context import AskContext, Emit
+from ..stop import StopSignal
 
 log = logging.getLogger(__name__)
 
 
 def answer_from_rules(ctx: AskContext) -> None:
-    ctx.answer = _llm_answer(ctx) if ctx.llm.available else emit_text(extractive(ctx), ctx.emit)
+    ctx.answer = _llm_answer(ctx) if ctx.llm.available else emit_text(extractive(ctx), ctx.emit, ctx)
     if ctx.game.card_game:  # card names become [[card:Name]]: the page previews the card
         named = cards_named_in(ctx.game, ctx.answer)
         ctx.answer = wrap_card_names(ctx.answer, [*ctx.fresh_cards, *ctx.sticky_cards, *named])
@@ -52,11 +53,15 @@ def _llm_answer(ctx: AskContext) -> str:
         history=question.history, image=image, cards_block=mention_blocks(ctx.fresh_cards, ctx.sticky_cards),
     )  # fmt: skip
     parts: list[str] = []
+    stop = StopSignal(question.pk)
     try:
         for delta in ctx.llm.stream(
             prompts.SYSTEM_PROMPT, prompt, model=settings.ASK_ANSWER_MODEL,
             timeout=settings.ASK_ANSWER_TIMEOUT_S, images=[image.path] if image else [],
         ):  # fmt: skip
+            if stop.stopped():  # the player pressed « Arrêter »: keep what was streamed
+                ctx.stopped = True
+                return "".join(parts)
             if delta:
                 parts.append(delta)
                 ctx.emit("token", {"text": delta})
@@ -84,9 +89,15 @@ def llm_failed(error) -> str:
     return gettext("Le modèle de langage n'a pas pu répondre (%(error)s).") % {"error": error}
 
 
-def emit_text(text: str, emit: Emit) -> str:
-    """Stream a ready answer line by line, as an LLM would stream it."""
+def emit_text(text: str, emit: Emit, ctx: AskContext | None = None) -> str:
+    """Stream a ready answer line by line, as an LLM would stream it (up to a stop, with `ctx`)."""
+    stop = StopSignal(ctx.question.pk) if ctx is not None else None
+    sent = []
     for line in text.splitlines(keepends=True):
+        if stop is not None and stop.stopped():
+            ctx.stopped = True
+            return "".join(sent)
+        sent.append(line)
         emit("token", {"text": line})
     return text
 

@@ -3,8 +3,10 @@ so a poller or a reloaded page finds what the stream showed."""
 
 from __future__ import annotations
 
+from ...models import Question
 from .. import events
 from ..context import AskContext
+from ..stop import forget_stop
 
 
 def persist(ctx: AskContext) -> None:
@@ -12,3 +14,7 @@ def persist(ctx: AskContext) -> None:
     ctx.question.mark_done(
         answer=ctx.answer, intent=ctx.intent, best_score=ctx.retrieval.best_score, diagnostics=ctx.diagnostics,
     )  # fmt: skip
+    if ctx.stopped:  # the player stopped it: the partial answer is kept, marked as such
+        Question.objects.filter(pk=ctx.question.pk).update(stopped=True)
+        ctx.question.stopped = True
+    forget_stop(ctx.question.pk)

@@ -1,0 +1,56 @@
+"""Stopping an answer: the player's « Arrêter » sets a per-question signal that the answer step
+checks between streamed tokens. The signal lives in this process (seen at once) and in the
+cache (seen by another web process sharing it, read at most every CHECK_EVERY_S)."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from django.core.cache import cache
+
+CHECK_EVERY_S = 0.3
+KEEP_S = 600
+_lock = threading.Lock()
+_stopped: set[str] = set()
+
+
+def _key(question_id) -> str:
+    return f"oracle.ask-stop.{question_id}"
+
+
+def request_stop(question_id) -> None:
+    with _lock:
+        _stopped.add(str(question_id))
+    try:
+        cache.set(_key(question_id), True, KEEP_S)
+    except Exception:  # the local signal still stops an answer of this process
+        pass
+
+
+def forget_stop(question_id) -> None:
+    with _lock:
+        _stopped.discard(str(question_id))
+
+
+class StopSignal:
+    """Asked `stopped()` between tokens: True once the player stopped this question."""
+
+    def __init__(self, question_id):
+        self.question_id = str(question_id)
+        self._checked_at = 0.0
+        self._seen = False
+
+    def stopped(self) -> bool:
+        if self._seen:
+            return True
+        with _lock:
+            self._seen = self.question_id in _stopped
+        now = time.monotonic()
+        if not self._seen and now - self._checked_at >= CHECK_EVERY_S:
+            self._checked_at = now
+            try:
+                self._seen = bool(cache.get(_key(self.question_id)))
+            except Exception:
+                pass
+        return self._seen

@@ -1,0 +1,115 @@
+"""The chat's answer events (GET /jeux/<slug>/questions/<id>/events): server-sent events whose
+data are server-rendered partials the htmx SSE extension swaps into the turn.
+
+Subscribes to the answer's live group FIRST (runtime/live_events.py), then reads the stored
+Question: already answered, it sends the final turn at once; otherwise it relays each event
+of the ask flow — `phase` (the line saying what the Oracle does), `context` (the passages
+found), `token` (the answer's text, escaped), `done` (the final turn, also on error) — with
+a comment as heartbeat while nothing happens, and ends after `done`."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
+from django.http import StreamingHttpResponse
+from django.template.loader import render_to_string
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.translation import gettext as _
+
+from runtime import executors, live_events
+
+from .access import visible_question
+from .ask_flow.background import streamed_so_far
+from .chat_turns import turn_context
+from .models import Question
+
+FINAL_EVENTS = ("done", "error")
+RECHECK_EVERY = 3  # heartbeats: the stored question is read again (a missed `done`)
+
+
+def sse(name: str, html: str) -> str:
+    """One event; every line of the partial gets its own `data:` field."""
+    lines = html.splitlines() or [""]
+    return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
+
+
+def token_html(text: str) -> str:
+    return f"<span>{escape(text)}</span>"
+
+
+def context_html(data: dict) -> str:
+    """The passages the answer is written from, as « Booklet p.N » tags."""
+    seen, tags = set(), []
+    for chunk in data.get("chunks") or []:
+        label = f"{chunk.get('booklet', '')} p.{chunk.get('page_start')}"
+        if label not in seen:
+            seen.add(label)
+            tags.append((label,))
+    if not tags:
+        return ""
+    return format_html(
+        '<span class="context-label">{}</span> {}',
+        _("D'après :"), format_html_join(" ", '<span class="context-tag">{}</span>', tags[:6]),
+    )
+
+
+def _load(question_id) -> Question:
+    return Question.objects.select_related("game").get(pk=question_id)
+
+
+def _final_html(question_id, deck=None) -> str:
+    question = _load(question_id)
+    return render_to_string("questions/_turn.html", turn_context(question, deck=deck))
+
+
+async def relay(question_id, heartbeat_s: float):
+    async with live_events.subscribe(live_events.answer_group(question_id)) as events:
+        question = await executors.setup_async(_load)(question_id)
+        if question.is_answered:
+            yield sse("done", await executors.setup_async(_final_html)(question_id))
+            return
+        yield ": listening\n\n"
+        seen, text, phase = streamed_so_far(question_id)  # a late listener (a reload) starts from there
+        if phase:
+            yield sse("phase", escape(phase))
+        if text:
+            yield sse("token", token_html(text))
+        quiet = 0
+        while True:
+            event = await events.receive(heartbeat_s)
+            if event is not None and event.id is not None and int(event.id) <= seen:
+                continue  # already in the text sent above
+            if event is None:
+                quiet += 1
+                if quiet % RECHECK_EVERY == 0:
+                    question = await executors.setup_async(_load)(question_id)
+                    if question.is_answered:
+                        yield sse("done", await executors.setup_async(_final_html)(question_id))
+                        return
+                yield ": heartbeat\n\n"
+                continue
+            quiet = 0
+            if event.name == "phase":
+                yield sse("phase", escape(event.data.get("label", "")))
+            elif event.name == "token":
+                yield sse("token", token_html(event.data.get("text", "")))
+            elif event.name == "context":
+                yield sse("context", context_html(event.data))
+            elif event.name in FINAL_EVENTS:
+                deck = event.data.get("deck") if event.name == "done" else None
+                yield sse("done", await executors.setup_async(_final_html)(question_id, deck))
+                return
+
+
+async def answer_events(request, slug: str, question_id):
+    user = await request.auser()
+    if not (user.is_authenticated or settings.ASK_ALLOW_ANONYMOUS):
+        return redirect_to_login(request.get_full_path())
+    asker = user if user.is_authenticated else None
+    question = await executors.setup_async(visible_question)(asker, question_id, game__slug=slug)
+    response = StreamingHttpResponse(
+        relay(question.pk, settings.ASK_HEARTBEAT_S), content_type="text/event-stream; charset=utf-8"
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response

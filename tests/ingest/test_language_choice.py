@@ -1,0 +1,103 @@
+"""A booklet's language: left to detection it is read in the text; chosen and contradicted by
+the text, one call (the job page's button) corrects it and what depends on it."""
+
+import pytest
+
+from games.models import Chunk, Game, IndexState
+from ingest import language_choice
+from tests.factories import GameFactory
+from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
+from tests.ingest.running import ingest_inline
+
+ENGLISH = [("1. Setup", [
+    "Each player takes a driver board and puts the speed marker on the zero space of the track. "
+    "Shuffle the race cards and deal seven of them to each player.",
+    "The first player is the one who drove a car most recently. They take the start token.",
+])]
+
+
+@pytest.mark.parametrize("sent, requested", [
+    (None, ""), ("", ""), (" auto ", ""), ("fr", "fr"), ("Anglais", "en"), ("en-GB", "en"), ("de", "de"),
+])
+def test_what_the_admin_sent_becomes_a_language_or_detection(sent, requested):
+    assert language_choice.requested_language(sent) == requested
+
+
+def test_a_language_that_is_no_code_is_refused():
+    with pytest.raises(language_choice.UnknownLanguage):
+        language_choice.requested_language("klingon!")
+
+
+@pytest.mark.django_db
+def test_a_booklet_left_to_detection_takes_the_language_of_its_text(tmp_path):
+    job = ingest_inline(rulebook_pdf(tmp_path / "heat.pdf", ENGLISH), new_game_name="Heat")
+
+    assert job.detect_language and Game.objects.get(pk=job.game_id).language == "en"
+    assert {c.payload["language"] for c in Chunk.objects.filter(game=job.game)} == {"en"}
+    event = job.events.get(event="language").data
+    assert event["detected"] == "en" and event["applied"] and not event["mismatch"]
+    assert not job.events.filter(event="warning").exists()
+
+
+@pytest.mark.django_db
+def test_an_extension_left_to_detection_keeps_a_french_text_french(tmp_path):
+    game = GameFactory(language="en")
+    job = ingest_inline(rulebook_pdf(tmp_path / "ext.pdf", LOREM_RULES), game=game, kind="extension", name="Tempête")
+
+    assert job.extension.language == "fr" and Game.objects.get(pk=game.pk).language == "en"
+
+
+@pytest.mark.django_db
+def test_a_chosen_language_the_text_contradicts_is_corrected_with_what_depends_on_it(tmp_path):
+    job = ingest_inline(rulebook_pdf(tmp_path / "heat.pdf", ENGLISH), new_game_name="Heat", language="fr")
+    event = job.events.get(event="language").data
+    assert event["mismatch"] and event["detected"] == "en" and Game.objects.get(pk=job.game_id).language == "fr"
+    version = IndexState.objects.get(collection="rules_heat").version
+
+    assert language_choice.correct_language(job) == "en"
+
+    assert Game.objects.get(pk=job.game_id).language == "en"
+    chunks = Chunk.objects.filter(collection="rules_heat")
+    assert {c.payload["language"] for c in chunks} == {"en"} and not any(c.indexed for c in chunks)
+    assert IndexState.objects.get(collection="rules_heat").version > version  # the index owner re-syncs
+    corrected = job.events.filter(event="language").last().data
+    assert corrected["corrected"] and corrected["declared"] == "fr" and corrected["detected"] == "en"
+
+
+@pytest.mark.django_db
+def test_correcting_before_the_text_was_read_says_so(tmp_path):
+    from tests.factories import IngestJobFactory
+
+    with pytest.raises(language_choice.UnknownLanguage):
+        language_choice.correct_language(IngestJobFactory())
+
+
+@pytest.mark.django_db
+def test_the_rest_upload_detects_the_language_when_none_is_sent(client, alice, tmp_path):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(alice)
+    english = rulebook_pdf(tmp_path / "heat.pdf", ENGLISH).read_bytes()
+
+    def upload(**data):
+        return client.post("/api/games/ingest", {"pdf": SimpleUploadedFile("rules.pdf", english, "application/pdf"), **data})
+
+    detected = upload(new_game_name="Heat")
+    chosen = upload(new_game_name="Heat 2", language="fr")
+
+    assert detected.status_code == chosen.status_code == 202
+    assert Game.objects.get(pk=detected.json()["game_id"]).language == "en"
+    assert Game.objects.get(pk=chosen.json()["game_id"]).language == "fr"  # chosen: a warning, never overridden
+    assert upload(new_game_name="Heat 3", language="klingon!").status_code == 422
+
+
+@pytest.mark.django_db
+def test_a_text_that_says_nothing_keeps_the_provisional_language():
+    from tests.factories import IngestJobFactory
+
+    job = IngestJobFactory(detect_language=True, game=GameFactory(language="fr"))
+
+    settled = language_choice.settle(job, job.booklet, "2 × 3 = 6 ; 7 + 8")
+
+    assert settled.detected is None and not settled.applied and not settled.mismatch
+    assert Game.objects.get(pk=job.game_id).language == "fr"
