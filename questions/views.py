@@ -5,6 +5,7 @@ server, new turns through htmx, answers streamed over the htmx SSE extension), i
 from __future__ import annotations
 
 import json
+import logging
 from uuid import UUID
 
 from django.conf import settings
@@ -34,6 +35,8 @@ from .models import Conversation, Question
 MAX_MENTIONS = 50
 MAX_CARD_NAME = 200
 LISTED_CONVERSATIONS = 30
+
+log = logging.getLogger(__name__)
 
 
 def may_ask(request) -> bool:
@@ -91,7 +94,8 @@ def page_suggestions(game: Game) -> tuple[list[str], str]:
     try:
         return suggestions.suggested_questions(game, limit=3), suggestions.question_placeholder(game)
     except Exception:  # suggestions are a nicety: the chat works without them
-        return [], ""
+        log.exception("suggestions for %s failed", game.slug)
+        return [], _("Posez votre question sur les règles…")
 
 
 def chat(request, slug: str, conversation_id=None):

@@ -52,11 +52,9 @@ def test_a_script_walks_from_a_token_to_feedback_without_a_session(live_daphne, 
     client = httpx.Client(base_url=live_daphne, headers={"Authorization": f"Bearer {issued.json()['key']}"}, timeout=120)
     assert [t["name"] for t in client.get("/api/tokens").json()["items"]] == ["walk"]
 
-    # 2. find a game
-    # TODO(lead, after merging api-resources): `GET /api/games?q=heat` (paginated {items, count})
-    # is api-resources' endpoint, not on this branch. Once merged, list the games here, before
-    # and after the upload, and check Heat appears with its booklet. Until then the game's id
-    # comes from the upload's answer, and its jobs list stands in for it:
+    # 2. find a game (none yet: this walk uploads it)
+    games = client.get("/api/games", params={"q": "heat"})
+    assert games.status_code == 200 and games.json() == {"items": [], "count": 0}
 
     # 3. upload a rulebook (staff token, multipart)
     pdf = rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES)
@@ -65,7 +63,10 @@ def test_a_script_walks_from_a_token_to_feedback_without_a_session(live_daphne, 
                              data={"new_game_name": "Heat", "language": "fr"})  # fmt: skip
     assert upload.status_code == 202, upload.text
     job = upload.json()
-    assert [j["id"] for j in client.get(f"/api/games/{job['game_id']}/jobs").json()] == [job["job_id"]]
+    games = client.get("/api/games", params={"q": "heat"}).json()
+    assert [(g["id"], g["name"]) for g in games["items"]] == [(job["game_id"], "Heat")] and games["count"] == 1
+    booklets = client.get(f"/api/games/{job['game_id']}").json()["booklets"]
+    assert [b["name"] for b in booklets] == ["Heat"]
 
     # 4. follow the ingestion's events to the end
     with client.stream("GET", job["events_url"]) as response:
