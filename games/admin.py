@@ -1,4 +1,7 @@
 from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+
+from rag.language import ENGLISH, FRENCH, normalise
 
 from . import catalogue
 from .models import Card, Chunk, Decklist, Extension, Game, GameTerm, IndexState
@@ -11,10 +14,33 @@ class ExtensionInline(admin.TabularInline):
     prepopulated_fields = {"slug": ("name",)}
 
 
+LANGUAGE_NAMES = {FRENCH: _("Français"), ENGLISH: _("Anglais")}
+
+
+@admin.display(description=_("langue"), ordering="language")
+def language_name(booklet) -> str:
+    """« Français », not « fr » (an unknown code is shown as typed)."""
+    return str(LANGUAGE_NAMES.get(normalise(booklet.language), booklet.language))
+
+
+class LanguageFilter(admin.SimpleListFilter):
+    """The languages in use, by name."""
+
+    title = _("langue")
+    parameter_name = "language"
+
+    def lookups(self, request, model_admin):
+        codes = model_admin.model.objects.order_by("language").values_list("language", flat=True).distinct()
+        return [(code, str(LANGUAGE_NAMES.get(normalise(code), code))) for code in codes]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(language=self.value()) if self.value() else queryset
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "language", "card_game", "bgg_id", "pdf_pages", "updated_at")
-    list_filter = ("language", "card_game")
+    list_display = ("name", "slug", language_name, "card_game", "bgg_id", "pdf_pages", "updated_at")
+    list_filter = (LanguageFilter, "card_game")
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
     readonly_fields = ("pdf_pages", "bgg_synced_at", "created_at", "updated_at")
@@ -30,8 +56,8 @@ class GameAdmin(admin.ModelAdmin):
 
 @admin.register(Extension)
 class ExtensionAdmin(admin.ModelAdmin):
-    list_display = ("name", "game", "kind", "language", "pdf_pages", "updated_at")
-    list_filter = ("kind", "language", "game")
+    list_display = ("name", "game", "kind", language_name, "pdf_pages", "updated_at")
+    list_filter = ("kind", LanguageFilter, "game")
     search_fields = ("name", "slug", "game__name")
     prepopulated_fields = {"slug": ("name",)}
     readonly_fields = ("pdf_pages", "created_at", "updated_at")

@@ -39,7 +39,7 @@ class Game(models.Model):
     description = models.TextField(_("description"), blank=True)
     bgg_id = models.PositiveIntegerField(_("identifiant BGG"), null=True, blank=True)
     bgg_metadata = models.JSONField(_("données BGG"), default=dict, blank=True)
-    bgg_synced_at = models.DateTimeField(null=True, blank=True)
+    bgg_synced_at = models.DateTimeField(_("synchronisé avec BGG le"), null=True, blank=True)
     card_game = models.CharField(
         _("jeu de cartes"), max_length=16, choices=CardGame.choices, blank=True, default=""
     )
@@ -50,9 +50,9 @@ class Game(models.Model):
         help_text=_("Nom cité dans les réponses ; par défaut le nom du jeu."),
     )
     pdf = models.FileField(_("PDF du livret de base"), upload_to=booklet_upload_path, blank=True)
-    pdf_pages = models.PositiveIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    pdf_pages = models.PositiveIntegerField(_("pages du PDF"), null=True, blank=True)
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
 
     objects = GameQuerySet.as_manager()
 
@@ -88,15 +88,15 @@ class Extension(models.Model):
         FAQ = "faq", _("FAQ")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="extensions")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="extensions", verbose_name=_("jeu"))
     name = models.CharField(_("nom"), max_length=200)
     slug = models.SlugField(_("identifiant"), max_length=80, unique=True)
     kind = models.CharField(_("type"), max_length=20, choices=Kind.choices, default=Kind.EXTENSION)
     language = models.CharField(_("langue"), max_length=8, default="fr")
     pdf = models.FileField(_("PDF"), upload_to=booklet_upload_path, blank=True)
-    pdf_pages = models.PositiveIntegerField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    pdf_pages = models.PositiveIntegerField(_("pages du PDF"), null=True, blank=True)
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
 
     class Meta:
         ordering = ["game__name", "name"]
@@ -166,30 +166,30 @@ class Chunk(models.Model):
     """A passage of a booklet, with everything needed to rebuild its index entry."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chunks")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chunks", verbose_name=_("jeu"))
     extension = models.ForeignKey(
-        Extension, on_delete=models.CASCADE, related_name="chunks", null=True, blank=True
+        Extension, on_delete=models.CASCADE, related_name="chunks", null=True, blank=True, verbose_name=_("livret (extension)")
     )
-    collection = models.CharField(max_length=100, db_index=True)
+    collection = models.CharField(_("collection"), max_length=100, db_index=True)
     ingest_job = models.ForeignKey(
-        "ingest.IngestJob", on_delete=models.SET_NULL, null=True, blank=True, related_name="chunks"
+        "ingest.IngestJob", on_delete=models.SET_NULL, null=True, blank=True, related_name="chunks", verbose_name=_("ingestion")
     )
-    ordinal = models.PositiveIntegerField(default=0)
-    text = models.TextField()
-    context = models.TextField(blank=True)
-    page_start = models.PositiveIntegerField(default=0)
-    page_end = models.PositiveIntegerField(default=0)
+    ordinal = models.PositiveIntegerField(_("rang"), default=0)
+    text = models.TextField(_("texte"))
+    context = models.TextField(_("contexte"), blank=True)
+    page_start = models.PositiveIntegerField(_("première page"), default=0)
+    page_end = models.PositiveIntegerField(_("dernière page"), default=0)
     # [[page, offset_in_text], …]: where each page begins inside `text`, to locate quotes.
-    page_offsets = models.JSONField(default=list, blank=True)
-    hierarchy_path = models.CharField(max_length=500, blank=True)
-    hierarchy_level = models.PositiveSmallIntegerField(default=0)
-    is_forum = models.BooleanField(default=False)
-    payload = models.JSONField(default=dict, blank=True)
+    page_offsets = models.JSONField(_("débuts de page"), default=list, blank=True)
+    hierarchy_path = models.CharField(_("section"), max_length=500, blank=True)
+    hierarchy_level = models.PositiveSmallIntegerField(_("niveau de titre"), default=0)
+    is_forum = models.BooleanField(_("message de forum"), default=False)
+    payload = models.JSONField(_("métadonnées"), default=dict, blank=True)
     dense = models.BinaryField(null=True, blank=True)  # float32 little-endian
-    embedder = models.CharField(max_length=100, blank=True)
-    sparse = models.JSONField(default=dict, blank=True)  # {"indices": [...], "values": [...]}
-    indexed = models.BooleanField(default=False, db_index=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    embedder = models.CharField(_("modèle d'embedding"), max_length=100, blank=True)
+    sparse = models.JSONField(_("vecteur lexical"), default=dict, blank=True)  # {"indices": [...], "values": [...]}
+    indexed = models.BooleanField(_("indexé"), default=False, db_index=True)
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
 
     objects = ChunkQuerySet.as_manager()
 
@@ -214,9 +214,9 @@ class Chunk(models.Model):
 class IndexState(models.Model):
     """Version of a collection's rows, bumped by writers; the index owner syncs on change."""
 
-    collection = models.CharField(max_length=100, primary_key=True)
-    version = models.PositiveBigIntegerField(default=1)
-    updated_at = models.DateTimeField(auto_now=True)
+    collection = models.CharField(_("collection"), max_length=100, primary_key=True)
+    version = models.PositiveBigIntegerField(_("version"), default=1)
+    updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
 
     def __str__(self) -> str:
         return f"{self.collection} v{self.version}"
@@ -253,10 +253,10 @@ class IndexedRow(models.Model):
     """A row that feeds one point of a vector collection (cards, tournament decklists)."""
 
     dense = models.BinaryField(null=True, blank=True)  # float32 little-endian
-    embedder = models.CharField(max_length=100, blank=True)
-    sparse = models.JSONField(default=dict, blank=True)
-    embedded_text_hash = models.CharField(max_length=40, blank=True)
-    indexed = models.BooleanField(default=False, db_index=True)
+    embedder = models.CharField(_("modèle d'embedding"), max_length=100, blank=True)
+    sparse = models.JSONField(_("vecteur lexical"), default=dict, blank=True)
+    embedded_text_hash = models.CharField(_("empreinte du texte indexé"), max_length=40, blank=True)
+    indexed = models.BooleanField(_("indexé"), default=False, db_index=True)
 
     class Meta:
         abstract = True
@@ -268,25 +268,25 @@ class Card(IndexedRow):
     """One card of a card game (one per oracle card, not per printing). Indexed in `cards_<slug>`."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="cards")
-    key = models.CharField(max_length=100)  # Scryfall oracle_id, or the folded name
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="cards", verbose_name=_("jeu"))
+    key = models.CharField(_("clé"), max_length=100)  # Scryfall oracle_id, or the folded name
     name = models.CharField(_("nom"), max_length=200)
     name_fr = models.CharField(_("nom français"), max_length=200, blank=True)
-    search_name = models.CharField(max_length=200, db_index=True)  # folded, for autocomplete
-    search_name_fr = models.CharField(max_length=200, blank=True, db_index=True)
+    search_name = models.CharField(_("nom (recherche)"), max_length=200, db_index=True)  # folded, for autocomplete
+    search_name_fr = models.CharField(_("nom français (recherche)"), max_length=200, blank=True, db_index=True)
     cost = models.CharField(_("coût"), max_length=60, blank=True)
     type_line = models.CharField(_("type"), max_length=200, blank=True)
     text = models.TextField(_("texte"), blank=True)
-    text_fr = models.TextField(blank=True)
-    colors = models.JSONField(default=list, blank=True)
-    color_identity = models.JSONField(default=list, blank=True)
-    legal_formats = models.JSONField(default=list, blank=True)
-    set_code = models.CharField(max_length=12, blank=True)
-    set_name = models.CharField(max_length=120, blank=True)
-    rarity = models.CharField(max_length=20, blank=True)
+    text_fr = models.TextField(_("texte français"), blank=True)
+    colors = models.JSONField(_("couleurs"), default=list, blank=True)
+    color_identity = models.JSONField(_("identité de couleur"), default=list, blank=True)
+    legal_formats = models.JSONField(_("formats autorisés"), default=list, blank=True)
+    set_code = models.CharField(_("code de l'édition"), max_length=12, blank=True)
+    set_name = models.CharField(_("édition"), max_length=120, blank=True)
+    rarity = models.CharField(_("rareté"), max_length=20, blank=True)
     # Game-specific fields: FAB pitch/class/legal_heroes, Riftbound domains, MTG mtgo_id…
-    attributes = models.JSONField(default=dict, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    attributes = models.JSONField(_("caractéristiques"), default=dict, blank=True)
+    updated_at = models.DateTimeField(_("mise à jour le"), auto_now=True)
 
     class Meta:
         ordering = ["name"]
@@ -303,18 +303,18 @@ class Decklist(IndexedRow):
     'tournament_deck'), or another source's text such as 17Lands ratings ('card_ratings')."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="decklists")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="decklists", verbose_name=_("jeu"))
     name = models.CharField(_("nom"), max_length=200)
     format = models.CharField(_("format"), max_length=40)
     played_on = models.DateField(_("date"), null=True, blank=True)
     source = models.CharField(_("source"), max_length=300, blank=True)
     # {"main": [[4, "Lightning Bolt"], …], "sideboard": […], "runes": […], …}
-    sections = models.JSONField(default=dict)
+    sections = models.JSONField(_("sections"), default=dict)
     # Meta documents other than a decklist (17Lands card ratings…) carry their text in `body`.
     meta_type = models.CharField(_("type"), max_length=40, default="tournament_deck")
     source_url = models.URLField(_("adresse de la source"), max_length=500, blank=True)
-    body = models.TextField(blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    body = models.TextField(_("texte"), blank=True)
+    created_at = models.DateTimeField(_("ajoutée le"), auto_now_add=True)
 
     class Meta:
         ordering = ["-played_on", "name"]
@@ -336,7 +336,7 @@ class GameTerm(models.Model):
         BOOKLETS = "booklets", _("titres des livrets traduits")
         MANUAL = "manual", _("saisi à la main")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="terms")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="terms", verbose_name=_("jeu"))
     french = models.CharField(_("terme français"), max_length=120)
     english = models.CharField(_("terme anglais"), max_length=120)
     source = models.CharField(_("source"), max_length=10, choices=Source.choices, default=Source.CARDS)

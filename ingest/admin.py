@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import services
+from .events import ACTS
 from .forms import BookletUploadForm
 from .models import IngestEvent, IngestJob
 
@@ -20,7 +21,7 @@ class IngestEventInline(admin.TabularInline):
 
 @admin.register(IngestJob)
 class IngestJobAdmin(admin.ModelAdmin):
-    list_display = ("booklet_name", "game", "booklet_kind", "status", "pause_reason", "current_act", "progress_summary", "created_at")
+    list_display = ("booklet", "game", "booklet_kind", "status", "pause_reason", "act", "progress_summary", "created_at")
     list_filter = ("status", "booklet_kind", "pause_reason")
     search_fields = ("game__name", "extension__name", "error")
     readonly_fields = [f.name for f in IngestJob._meta.fields]
@@ -49,6 +50,15 @@ class IngestJobAdmin(admin.ModelAdmin):
         )
         services.enqueue(job)
         return job
+
+    @admin.display(description=_("livret"))
+    def booklet(self, job: IngestJob) -> str:
+        return job.booklet_name
+
+    @admin.display(description=_("étape en cours"), ordering="current_act")
+    def act(self, job: IngestJob) -> str:
+        """The act's name (« Archivage »), not its code (« index »)."""
+        return str(ACTS.get(job.current_act, job.current_act)) if job.current_act else "-"
 
     @admin.display(description=_("progression"))
     def progress_summary(self, job: IngestJob) -> str:

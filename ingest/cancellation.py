@@ -17,8 +17,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from .events import Text, message_data
 from .models import IngestJob
 
 CHECK_INTERVAL_S = 0.5  # a cache read per half second of work at most
@@ -56,7 +57,7 @@ def request_cancel(job: IngestJob) -> str:
         if cancelled:
             Schedule.objects.filter(name=schedule_name(job)).delete()
     if cancelled:
-        job.emit("error", {"message": str(cancelled_message()), "cancelled": True})
+        job.emit("error", {**message_data(cancelled_message()), "cancelled": True})
         return "cancelled"
     if job.status == IngestJob.Status.RUNNING or IngestJob.objects.filter(pk=job.pk, status=IngestJob.Status.RUNNING).exists():
         cache.set(flag_key(job.pk), True, timeout=FLAG_TTL_S)
@@ -64,15 +65,15 @@ def request_cancel(job: IngestJob) -> str:
     return ""
 
 
-def cancelled_message() -> str:
-    return _("Ingestion annulée à la demande d'un administrateur. « Relancer » la reprend là où elle s'était arrêtée.")
+def cancelled_message() -> Text:
+    return Text(gettext_noop("Ingestion annulée à la demande d'un administrateur. « Relancer » la reprend là où elle s'était arrêtée."))
 
 
 def acknowledge(job: IngestJob, reporter) -> None:
     """In the worker: the job stops as cancelled (its status and final event together)."""
     with transaction.atomic():
         if job.transition(IngestJob.Status.CANCELLED, allowed_from=(IngestJob.Status.RUNNING,), finished_at=timezone.now()):
-            reporter.emit("error", {"message": cancelled_message(), "cancelled": True})
+            reporter.emit("error", {**message_data(cancelled_message()), "cancelled": True})
     cache.delete(flag_key(job.pk))
 
 
@@ -93,11 +94,10 @@ class Checkpoint:
     def __call__(self) -> None:
         now = time.monotonic()
         if now - self.started > self.budget:
-            raise JobOverBudget(
-                _("L'ingestion a dépassé son temps maximal (%(budget)d s pour %(pages)d pages, INGEST_SECONDS_PER_PAGE). "
-                  "Relancez-la : elle reprend là où elle s'était arrêtée ; si cela se répète, vérifiez le PDF ou augmentez ce réglage.")
-                % {"budget": self.budget, "pages": self.pages}
-            )
+            raise JobOverBudget(Text(gettext_noop(
+                "L'ingestion a dépassé son temps maximal (%(budget)d s pour %(pages)d pages, INGEST_SECONDS_PER_PAGE). "
+                "Relancez-la : elle reprend là où elle s'était arrêtée ; si cela se répète, vérifiez le PDF ou augmentez ce réglage."
+            ), {"budget": self.budget, "pages": self.pages}))
         if now - self._last_check >= CHECK_INTERVAL_S:
             self._last_check = now
             if cache.get(flag_key(self.job_id)):

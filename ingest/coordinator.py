@@ -13,18 +13,19 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
 from pdfminer.pdfparser import PDFSyntaxError
 from pdfminer.psparser import PSException
 
 from games.models import Chunk
 from games.terms import learn_booklet_terms
+from rag import language
 from rag.busy import AskingSignal, ThreadPlan
 from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
 from . import cancellation, language_choice
-from .events import Listener, Reporter
+from .events import ACTS, Listener, Reporter, Text, message_data
 from .job_schedule import pause_for_quota
 from .models import IngestJob
 from .pdf_guard import HostilePdf, check_pdf, limits_from_settings
@@ -61,7 +62,7 @@ def run_job(job_id: str, listener: Listener | None = None) -> IngestJob:
     except cancellation.JobCancelled:
         cancellation.acknowledge(job, reporter)
     except cancellation.JobOverBudget as err:
-        fail(job, reporter, IngestFailure(str(err)))
+        fail(job, reporter, IngestFailure(*err.args))
     except ClaudeQuotaError as err:
         pause_for_quota(job, err)
     except Exception as err:  # noqa: BLE001 - every failure becomes the job's state
@@ -79,17 +80,17 @@ def finish(job: IngestJob, reporter: Reporter, stats: dict) -> None:
 
 def fail(job: IngestJob, reporter: Reporter, err: Exception) -> None:
     if isinstance(err, IngestFailure):
-        message = str(err)
+        message = err.args[0] if err.args and isinstance(err.args[0], Text) else str(err)
         log.warning("ingest %s failed: %s", job.pk, message)
     else:
         log.exception("ingest %s failed during %s", job.pk, reporter.act or "start")
-        message = _("L'étape « %(act)s » a échoué : %(error)s. Corrigez la cause puis relancez l'ingestion.") % {
-            "act": reporter.label or _("démarrage"),
+        message = Text(gettext_noop("L'étape « %(act)s » a échoué : %(error)s. Corrigez la cause puis relancez l'ingestion."), {
+            "act": ACTS.get(reporter.act, reporter.act) if reporter.act else gettext_lazy("démarrage"),
             "error": str(err) or err.__class__.__name__,
-        }
+        })
     with transaction.atomic():
-        job.transition(IngestJob.Status.ERROR, allowed_from=(IngestJob.Status.RUNNING,), finished_at=timezone.now(), error=message)
-        reporter.emit("error", {"message": message})
+        job.transition(IngestJob.Status.ERROR, allowed_from=(IngestJob.Status.RUNNING,), finished_at=timezone.now(), error=str(message))
+        reporter.emit("error", message_data(message))
 
 
 LANGUAGE_SAMPLE_CHUNKS = 40  # enough text to tell French from English
@@ -124,7 +125,7 @@ class Pipeline:
     def pdf_path(self) -> Path:
         path = Path(settings.MEDIA_ROOT) / self.job.pdf_path
         if not self.job.pdf_path or not path.is_file():
-            raise IngestFailure(_("Le PDF de cette ingestion est introuvable (%(path)s). Téléversez à nouveau le livret.") % {"path": self.job.pdf_path})
+            raise IngestFailure(Text(gettext_noop("Le PDF de cette ingestion est introuvable (%(path)s). Téléversez à nouveau le livret."), {"path": self.job.pdf_path}))
         return path
 
     def read(self, pdf: Path) -> list[read.Page]:
@@ -134,17 +135,17 @@ class Pipeline:
             try:
                 check_pdf(pdf, limits_from_settings())
             except HostilePdf as exc:
-                raise IngestFailure(_("Ce PDF ne peut pas être lu sans risque : %(error)s. Corrigez ou exportez-le à nouveau, puis relancez.") % {"error": exc}) from exc
+                raise IngestFailure(Text(gettext_noop("Ce PDF ne peut pas être lu sans risque : %(error)s. Corrigez ou exportez-le à nouveau, puis relancez."), {"error": exc})) from exc
             try:
                 for page in read_child.read_pages(pdf, settings.INGEST_READ_MEMORY_MB):  # capped child
                     pages.append(page)
                     self.reporter.progress(len(pages), max(total, len(pages)))
             except (PDFSyntaxError, PSException, read_child.ReadFailed) as exc:
                 raise IngestFailure(
-                    _("Le PDF est illisible (fichier abîmé ?) : %(error)s. Exportez-le à nouveau puis relancez.") % {"error": exc}
+                    Text(gettext_noop("Le PDF est illisible (fichier abîmé ?) : %(error)s. Exportez-le à nouveau puis relancez."), {"error": exc})
                 ) from exc
         if not pages:
-            raise IngestFailure(_("Ce PDF ne contient aucune page."))
+            raise IngestFailure(Text(gettext_noop("Ce PDF ne contient aucune page.")))
         return pages
 
     def ocr(self, pdf: Path, pages: list[read.Page]) -> None:
@@ -168,8 +169,7 @@ class Pipeline:
         self.stats["ocr"].update(pages_ocr=len(decision.pages), pages_replaced=replaced, from_cache=result.from_cache)
         for number, confidence in result.low_confidence:
             self.reporter.warning(
-                _("Page %(page)d : la reconnaissance optique est peu fiable (confiance %(conf).0f < %(min).0f). Vérifiez la qualité du scan.")
-                % {"page": number, "conf": confidence, "min": config.min_confidence}
+                Text(gettext_noop("Page %(page)d : la reconnaissance optique est peu fiable (confiance %(conf).0f < %(min).0f). Vérifiez la qualité du scan."), {"page": number, "conf": confidence, "min": config.min_confidence})
             )
 
     def chunk(self, pages: list[read.Page]) -> list[chunk.ChunkDraft]:
@@ -181,7 +181,7 @@ class Pipeline:
             self.reporter.progress(len(pages), len(pages))
         if not drafts:
             raise IngestFailure(
-                _("Aucun texte n'a pu être lu dans ce PDF, même par reconnaissance optique. Vérifiez que c'est bien un livret de règles lisible.")
+                Text(gettext_noop("Aucun texte n'a pu être lu dans ce PDF, même par reconnaissance optique. Vérifiez que c'est bien un livret de règles lisible."))
             )
         self.check_language(drafts)
         return drafts
@@ -197,9 +197,10 @@ class Pipeline:
             self.booklet = language_choice.fresh_booklet(self.job)
         if settled.mismatch:
             self.reporter.warning(
-                _("Ce livret semble rédigé en %(detected)s alors que sa langue déclarée est « %(declared)s ». "
-                  "Corrigez la langue (bouton « Corriger la langue » de la page de l'ingestion) : les questions posées dans l'autre langue le trouveront mieux.")
-                % {"detected": language_choice.language_name(settled.detected), "declared": settled.declared}
+                Text(gettext_noop("Ce livret semble rédigé en %(detected)s alors que sa langue déclarée est « %(declared)s ». "
+                                  "Corrigez la langue (bouton « Corriger la langue » de la page de l'ingestion) : les questions posées dans l'autre langue le trouveront mieux."),
+                     {"detected": language_choice.NAMES.get(language.normalise(settled.detected) or "", settled.detected or "?"),
+                      "declared": settled.declared})
             )
 
     def structure(self, pages, drafts) -> None:
@@ -253,7 +254,7 @@ class Pipeline:
             return [{} for _ in drafts]
         base = base_chunks(self.booklet.game, dense.shape[1])
         if not base:
-            self.reporter.warning(_("Le livret de base n'est pas encore indexé : pas de détection de conflits."))
+            self.reporter.warning(Text(gettext_noop("Le livret de base n'est pas encore indexé : pas de détection de conflits.")))
             return [{} for _ in drafts]
         texts = [d.text for d in drafts]
         found = conflicts.find_candidates(texts, dense, sparse, base, settings.CONFLICT_SIMILARITY_THRESHOLD)

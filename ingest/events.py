@@ -18,6 +18,9 @@ from typing import AsyncIterator, Callable
 
 from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from runtime import live_events
@@ -40,6 +43,55 @@ PROGRESS_INTERVAL_S = 0.5
 REPLAY_PAGE = 200
 
 Listener = Callable[[str, dict], None]
+
+
+class Text(str):
+    """A message for the admin: the French text as a string (logs, `job.error`), which can be
+    rendered again in each language of the site. Events carry both: `message` (French) and
+    `messages` ({"fr": …, "en": …}), from which the job page picks its own language.
+
+    `msgid` is marked with `gettext_noop` where it is written (makemessages finds it);
+    `params` may hold lazy strings or other Texts (rendered in each language too)."""
+
+    msgid: str
+    params: dict
+
+    def __new__(cls, msgid: str, params: dict | None = None):
+        self = super().__new__(cls, _render(msgid, params or {}))
+        self.msgid, self.params = msgid, params or {}
+        return self
+
+    def in_every_language(self) -> dict[str, str]:
+        rendered = {}
+        for code, _name in settings.LANGUAGES:
+            with translation.override(code):
+                rendered[code] = _render(self.msgid, self.params)
+        return rendered
+
+
+def _render(msgid: str, params: dict) -> str:
+    text = gettext(msgid)
+    if not params:
+        return text
+    return text % {key: _param(value) for key, value in params.items()}
+
+
+def _param(value):
+    """A parameter in the active language: a Text or a message with an id (ingest.pdf_guard's
+    Problem, also when it is an exception's message) is rendered again; numbers stay numbers."""
+    if isinstance(value, BaseException) and value.args and hasattr(value.args[0], "msgid"):
+        value = value.args[0]
+    if hasattr(value, "msgid") and isinstance(value, str):
+        return _render(value.msgid, value.params)
+    return value if isinstance(value, (int, float)) else str(value)
+
+
+def message_data(message) -> dict:
+    """An event's `message` and, for a Text, its `messages` in every language."""
+    data = {"message": str(message)}
+    if isinstance(message, Text):
+        data["messages"] = message.in_every_language()
+    return data
 
 
 class Reporter:
@@ -84,7 +136,7 @@ class Reporter:
 
     def warning(self, message: str) -> None:
         log.warning("ingest %s: %s", self.job.pk, message)
-        self.emit("warning", {"message": str(message)})
+        self.emit("warning", message_data(message))
 
     def _send(self, act: str, state: str, done: int, total: int) -> None:
         elapsed = round(time.monotonic() - self._started, 3)

@@ -6,6 +6,7 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.models import BOOKLET_KIND_CHOICES
 from runtime import live_events
 
 PREVIOUS_EVENT_KEY = "_previous_id"  # in a live event's data only; never stored nor streamed
@@ -28,29 +29,29 @@ class IngestJob(models.Model):
     ACTIVE = (Status.QUEUED, Status.RUNNING)
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="ingest_jobs")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="ingest_jobs", verbose_name=_("jeu"))
     extension = models.ForeignKey(
-        "games.Extension", on_delete=models.CASCADE, null=True, blank=True, related_name="ingest_jobs"
+        "games.Extension", on_delete=models.CASCADE, null=True, blank=True, related_name="ingest_jobs", verbose_name=_("livret")
     )
-    booklet_kind = models.CharField(max_length=20, default="base")
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.QUEUED, db_index=True)
-    pause_reason = models.CharField(max_length=8, choices=PauseReason.choices, blank=True, default="")
-    scheduled_at = models.DateTimeField(null=True, blank=True)
-    current_act = models.CharField(max_length=40, blank=True)
-    progress = models.JSONField(default=dict, blank=True)  # per act: {"done": n, "total": m, ...}
-    stats = models.JSONField(default=dict, blank=True)  # timings, OCR decision, counts
-    error = models.TextField(blank=True)
-    pdf_path = models.CharField(max_length=500, blank=True)  # relative to MEDIA_ROOT
-    attempts = models.PositiveSmallIntegerField(default=0)
+    booklet_kind = models.CharField(_("type de livret"), max_length=20, choices=BOOKLET_KIND_CHOICES, default="base")
+    status = models.CharField(_("état"), max_length=12, choices=Status.choices, default=Status.QUEUED, db_index=True)
+    pause_reason = models.CharField(_("raison de la pause"), max_length=8, choices=PauseReason.choices, blank=True, default="")
+    scheduled_at = models.DateTimeField(_("prévue le"), null=True, blank=True)
+    current_act = models.CharField(_("étape en cours"), max_length=40, blank=True)
+    progress = models.JSONField(_("progression"), default=dict, blank=True)  # per act: {"done": n, "total": m, ...}
+    stats = models.JSONField(_("statistiques"), default=dict, blank=True)  # timings, OCR decision, counts
+    error = models.TextField(_("erreur"), blank=True)
+    pdf_path = models.CharField(_("chemin du PDF"), max_length=500, blank=True)  # relative to MEDIA_ROOT
+    attempts = models.PositiveSmallIntegerField(_("tentatives"), default=0)
     # The admin left the booklet's language to its text: the ingestion sets it (ingest.language_choice).
-    detect_language = models.BooleanField(default=False)
+    detect_language = models.BooleanField(_("langue à détecter"), default=False)
     created_by = models.ForeignKey(
-        "auth.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "auth.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("lancée par")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("créée le"), auto_now_add=True)
+    started_at = models.DateTimeField(_("démarrée le"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("terminée le"), null=True, blank=True)
+    updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -115,10 +116,10 @@ class IngestJob(models.Model):
 class IngestEvent(models.Model):
     """One SSE event of a job; its id is the SSE `id:` used with Last-Event-ID."""
 
-    job = models.ForeignKey(IngestJob, on_delete=models.CASCADE, related_name="events")
-    event = models.CharField(max_length=40)
-    data = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    job = models.ForeignKey(IngestJob, on_delete=models.CASCADE, related_name="events", verbose_name=_("ingestion"))
+    event = models.CharField(_("événement"), max_length=40)
+    data = models.JSONField(_("données"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("émis le"), auto_now_add=True)
 
     class Meta:
         ordering = ["id"]

@@ -45,8 +45,35 @@ def limits_from_settings() -> PdfLimits:
     )
 
 
+def gettext_noop(message: str) -> str:
+    """Marks a message for makemessages (no Django here: the child starts fast)."""
+    return message
+
+
+class Problem(str):
+    """A problem in French, with its message id and parameters so that the worker can say it
+    in every language of the site (ingest.events.Text)."""
+
+    msgid: str
+    params: dict
+
+    def __new__(cls, msgid: str, **params):
+        self = super().__new__(cls, msgid % params if params else msgid)
+        self.msgid, self.params = msgid, params
+        return self
+
+    def as_dict(self) -> dict:
+        return {"problem": str(self), "msgid": self.msgid, "params": self.params}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Problem | str | None":
+        if data.get("msgid"):
+            return cls(data["msgid"], **(data.get("params") or {}))
+        return data.get("problem")
+
+
 class HostilePdf(ValueError):
-    """The PDF cannot be read safely; the message tells the admin why (in French)."""
+    """The PDF cannot be read safely; the message (a Problem) tells the admin why."""
 
 
 def check_pdf(path: Path, limits: PdfLimits) -> None:
@@ -62,7 +89,7 @@ def check_pdf(path: Path, limits: PdfLimits) -> None:
         )
     except subprocess.TimeoutExpired:
         raise HostilePdf(
-            f"l'analyse du PDF a dépassé {limits.timeout_s:.0f} s (structure anormalement complexe)"
+            Problem(gettext_noop("l'analyse du PDF a dépassé %(seconds).0f s (structure anormalement complexe)"), seconds=limits.timeout_s)
         ) from None
     problem = _problem_of(done)
     if problem:
@@ -72,10 +99,10 @@ def check_pdf(path: Path, limits: PdfLimits) -> None:
 def _problem_of(done: subprocess.CompletedProcess) -> str | None:
     lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
     if done.returncode == 0 and lines:
-        return json.loads(lines[-1])["problem"]
+        return Problem.from_dict(json.loads(lines[-1]))
     if b"MemoryError" in done.stderr or done.returncode < 0:
-        return MEMORY_PROBLEM
-    return "le PDF n'a pas pu être analysé : " + done.stderr.decode("utf-8", "replace").strip()[-300:]
+        return memory_problem()
+    return Problem(gettext_noop("le PDF n'a pas pu être analysé : %(error)s"), error=done.stderr.decode("utf-8", "replace").strip()[-300:])
 
 
 def _cap_memory(megabytes: int) -> None:
@@ -88,8 +115,8 @@ def _cap_memory(megabytes: int) -> None:
 # --- in the child process --------------------------------------------------------------------
 
 
-def inspect(path: str, limits: PdfLimits) -> str | None:
-    """The first problem found, in French, or None."""
+def inspect(path: str, limits: PdfLimits) -> Problem | None:
+    """The first problem found, or None."""
     from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
     from pdfminer.pdfparser import PDFParser
 
@@ -97,26 +124,29 @@ def inspect(path: str, limits: PdfLimits) -> str | None:
         try:
             document = PDFDocument(PDFParser(handle))
         except (PDFPasswordIncorrect, PDFEncryptionError):
-            return "le PDF est chiffré ou protégé par un mot de passe : exportez-en une copie sans protection"
+            return Problem(gettext_noop("le PDF est chiffré ou protégé par un mot de passe : exportez-en une copie sans protection"))
         except Exception as exc:  # noqa: BLE001 - any parser failure is a broken file
-            return f"le PDF est illisible (fichier abîmé ?) : {exc or type(exc).__name__}"
+            return Problem(gettext_noop("le PDF est illisible (fichier abîmé ?) : %(error)s"), error=str(exc or type(exc).__name__))
         return _pages_problem(document, limits) or _streams_problem(document, limits)
 
 
-def _pages_problem(document, limits: PdfLimits) -> str | None:
+def _pages_problem(document, limits: PdfLimits) -> Problem | None:
     from pdfminer.pdfpage import PDFPage
 
     try:
         for number, page in enumerate(PDFPage.create_pages(document), start=1):
             x0, y0, x1, y1 = (float(v) for v in page.mediabox)
             if max(abs(x1 - x0), abs(y1 - y0)) > limits.max_page_points:
-                return f"la page {number} mesure {abs(x1 - x0):.0f} × {abs(y1 - y0):.0f} points, au-delà de la limite de {limits.max_page_points:.0f}"
+                return Problem(
+                    gettext_noop("la page %(page)d mesure %(width).0f × %(height).0f points, au-delà de la limite de %(limit).0f"),
+                    page=number, width=abs(x1 - x0), height=abs(y1 - y0), limit=limits.max_page_points,
+                )
     except Exception as exc:  # noqa: BLE001
-        return f"les pages du PDF sont illisibles (fichier abîmé ?) : {exc or type(exc).__name__}"
+        return Problem(gettext_noop("les pages du PDF sont illisibles (fichier abîmé ?) : %(error)s"), error=str(exc or type(exc).__name__))
     return None
 
 
-def _streams_problem(document, limits: PdfLimits) -> str | None:
+def _streams_problem(document, limits: PdfLimits) -> Problem | None:
     from pdfminer.pdftypes import PDFStream
 
     total = 0
@@ -124,7 +154,7 @@ def _streams_problem(document, limits: PdfLimits) -> str | None:
         try:
             obj = document.getobj(objid)  # may decode an object stream
         except MemoryError:
-            return MEMORY_PROBLEM  # fail closed: never "no problem" for what could not be looked at
+            return memory_problem()  # fail closed: never "no problem" for what could not be looked at
         except Exception:  # noqa: BLE001 - an unreadable object pdfminer will skip as well
             continue
         if not isinstance(obj, PDFStream):
@@ -134,12 +164,12 @@ def _streams_problem(document, limits: PdfLimits) -> str | None:
         try:
             size = _decoded_size(obj, limits.max_stream_bytes)
         except MemoryError:
-            return MEMORY_PROBLEM
+            return memory_problem()
         if size > limits.max_stream_bytes:
-            return f"un flux du PDF se décompresse en plus de {limits.max_stream_bytes // 2**20} Mo (bombe de décompression ?)"
+            return Problem(gettext_noop("un flux du PDF se décompresse en plus de %(mb)d Mo (bombe de décompression ?)"), mb=limits.max_stream_bytes // 2**20)
         total += size
         if total > limits.max_total_bytes:
-            return f"le contenu décompressé du PDF dépasse {limits.max_total_bytes // 2**20} Mo"
+            return Problem(gettext_noop("le contenu décompressé du PDF dépasse %(mb)d Mo"), mb=limits.max_total_bytes // 2**20)
     return None
 
 
@@ -152,7 +182,7 @@ def _object_ids(document):
                 yield objid
 
 
-def _image_problem(stream, limits: PdfLimits) -> str | None:
+def _image_problem(stream, limits: PdfLimits) -> Problem | None:
     from pdfminer.psparser import LIT
 
     if stream.get("Subtype") is not LIT("Image"):
@@ -162,7 +192,10 @@ def _image_problem(stream, limits: PdfLimits) -> str | None:
     except (TypeError, ValueError):
         return None
     if pixels > limits.max_image_pixels:
-        return f"une image du PDF fait {pixels / 1e6:.0f} mégapixels, au-delà de la limite de {limits.max_image_pixels / 1e6:.0f}"
+        return Problem(
+            gettext_noop("une image du PDF fait %(mpx).0f mégapixels, au-delà de la limite de %(limit).0f"),
+            mpx=pixels / 1e6, limit=limits.max_image_pixels / 1e6,
+        )
     return None
 
 
@@ -170,7 +203,12 @@ class _TooLarge(Exception):
     """A stage of a stream's filter chain passed the ceiling."""
 
 
-MEMORY_PROBLEM = "le PDF demande trop de mémoire pour être lu (flux ou images démesurés)"
+MEMORY_PROBLEM = gettext_noop("le PDF demande trop de mémoire pour être lu (flux ou images démesurés)")
+
+
+def memory_problem() -> Problem:
+    return Problem(MEMORY_PROBLEM)
+
 INFLATE_STEP = 1 << 20  # bytes of output per zlib call: memory stays O(step) per stage
 
 
@@ -257,7 +295,8 @@ def _counted(chunks, ceiling: int) -> int:
 def main(argv: list[str]) -> int:
     path, raw_limits = argv[1], argv[2]
     limits = PdfLimits(**json.loads(raw_limits))
-    print(json.dumps({"problem": inspect(path, limits)}, ensure_ascii=False))
+    problem = inspect(path, limits)
+    print(json.dumps(problem.as_dict() if problem else {"problem": None}, ensure_ascii=False))
     return 0
 
 

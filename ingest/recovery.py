@@ -22,7 +22,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 log = logging.getLogger(__name__)
 
@@ -80,21 +80,22 @@ def requeue_orphaned_jobs(now=None) -> dict[str, int]:
 
 def _recover(job) -> str:
     from . import services
+    from .events import Text, message_data
     from .models import IngestJob
 
     if job.attempts >= settings.INGEST_MAX_ATTEMPTS:
-        message = _(
+        message = Text(gettext_noop(
             "Le traitement de ce livret s'est arrêté brutalement %(n)d fois (PDF trop lourd ou piégé ?). "
             "Vérifiez le fichier puis relancez l'ingestion."
-        ) % {"n": job.attempts}
+        ), {"n": job.attempts})
         with transaction.atomic():  # status and final event seen together by the event streams
-            if job.transition(IngestJob.Status.ERROR, allowed_from=(IngestJob.Status.RUNNING,), error=message, finished_at=timezone.now()):
-                job.emit("error", {"message": message})
+            if job.transition(IngestJob.Status.ERROR, allowed_from=(IngestJob.Status.RUNNING,), error=str(message), finished_at=timezone.now()):
+                job.emit("error", message_data(message))
         return "failed"
     # The atomic transition makes the requeue happen once, whichever process sweeps first.
     if job.transition(IngestJob.Status.QUEUED, allowed_from=(IngestJob.Status.RUNNING,)):
         log.warning("ingest %s lost its worker during %s: queued again", job.pk, job.current_act)
-        job.emit("warning", {"message": _("Le traitement a été interrompu ; il reprend là où il s'était arrêté.")})
+        job.emit("warning", message_data(Text(gettext_noop("Le traitement a été interrompu ; il reprend là où il s'était arrêté."))))
         services.enqueue(job)
     return "requeued"
 

@@ -39,6 +39,8 @@ def ingest_job(request, job_id: uuid.UUID):
     context = {
         "job": job,
         "acts": [(act, label) for act, label in ACTS.items()],
+        # the acts' names in the reader's language for the script (stored events carry the worker's French)
+        "act_labels": {act: str(label) for act, label in ACTS.items()},
         "rates": act_rates(),
         "pages": booklet.owner.pdf_pages or 0,
         "booklet_language": booklet.language,

@@ -82,9 +82,8 @@ def invalid_input(request, exc: ValidationError):
 
 
 def _public(check: dict) -> dict:
-    """A component as anyone may see it: status, latency and the backend's kind (the vector
-    store's description carries its folder: « edge /…/var/qdrant/edge » → « edge »)."""
-    return {**check, "detail": "", "backend": (check.get("backend") or "").split(" ", 1)[0]}
+    """A component as anyone may see it: no detail, no path, no address (health.public)."""
+    return health.public(check)
 
 
 @api.get("/health", response={200: HealthOut, 503: HealthOut}, tags=["health"], auth=None)

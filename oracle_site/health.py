@@ -145,3 +145,22 @@ CHECKS = {
 
 def run_checks() -> dict[str, dict]:
     return {name: asdict(_timed(fn)) for name, fn in CHECKS.items()}
+
+
+def public(check: dict) -> dict:
+    """A component as anyone may see it: its status, latency and the backend's kind, never
+    a detail (paths under var/, backend errors) nor where the backend lives: « edge
+    /…/var/qdrant/edge » → « edge », « tei@http://10.0.0.5:8080 » → « tei », a path → nothing."""
+    return {
+        "status": check.get("status", ""),
+        "latency_ms": check.get("latency_ms"),
+        "detail": "",
+        "backend": public_backend(check.get("backend") or ""),
+    }
+
+
+def public_backend(backend: str) -> str:
+    kind = backend.strip().split(" ", 1)[0].split("@", 1)[0]
+    if kind.startswith(("/", "~", ".")) or "\\" in kind or "://" in kind:
+        return ""
+    return kind

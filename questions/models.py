@@ -37,28 +37,28 @@ class Question(models.Model):
         DECKBUILDING = "deckbuilding", _("Construction de deck")
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="questions")
-    extensions = models.ManyToManyField("games.Extension", blank=True, related_name="questions")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="questions", verbose_name=_("jeu"))
+    extensions = models.ManyToManyField("games.Extension", blank=True, related_name="questions", verbose_name=_("livrets consultés"))
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="questions"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="questions", verbose_name=_("joueur")
     )
     conversation = models.ForeignKey(
-        "questions.Conversation", on_delete=models.CASCADE, null=True, blank=True, related_name="questions"
+        "questions.Conversation", on_delete=models.CASCADE, null=True, blank=True, related_name="questions", verbose_name=_("conversation")
     )
     # A regenerated answer is a new Question that replaces the one it was asked again for.
     replaces = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="regenerations"
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="regenerations", verbose_name=_("remplace")
     )
     text = models.TextField(_("question"))
-    history = models.JSONField(default=list, blank=True)
-    card_mentions = models.JSONField(default=list, blank=True)
-    sticky_card_mentions = models.JSONField(default=list, blank=True)
-    intent = models.CharField(max_length=16, choices=Intent.choices, blank=True)
-    answer = models.TextField(blank=True)
-    best_score = models.FloatField(null=True, blank=True)
-    diagnostics = models.JSONField(default=dict, blank=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
-    error = models.TextField(blank=True)
+    history = models.JSONField(_("historique"), default=list, blank=True)
+    card_mentions = models.JSONField(_("cartes citées"), default=list, blank=True)
+    sticky_card_mentions = models.JSONField(_("cartes évoquées"), default=list, blank=True)
+    intent = models.CharField(_("intention"), max_length=16, choices=Intent.choices, blank=True)
+    answer = models.TextField(_("réponse"), blank=True)
+    best_score = models.FloatField(_("meilleur score"), null=True, blank=True)
+    diagnostics = models.JSONField(_("diagnostics"), default=dict, blank=True)
+    status = models.CharField(_("état"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    error = models.TextField(_("erreur"), blank=True)
     # The player stopped the generation: `answer` holds the partial text streamed until then.
     stopped = models.BooleanField(_("arrêtée par le joueur"), default=False)
     # Feedback on the answer (👍 +1, 👎 -1) and, for 👎, where the right passage is according to
@@ -68,8 +68,8 @@ class Question(models.Model):
     feedback_at = models.DateTimeField(_("avis donné le"), null=True, blank=True)
     expected_booklet = models.SlugField(_("livret attendu"), max_length=80, blank=True)
     expected_page = models.PositiveIntegerField(_("page attendue"), null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    answered_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("posée le"), auto_now_add=True)
+    answered_at = models.DateTimeField(_("répondue le"), null=True, blank=True)
 
     objects = QuestionQuerySet.as_manager()
 
@@ -113,12 +113,12 @@ class ApiToken(models.Model):
     """A per-user key for REST clients (`Authorization: Bearer <key>`). Only a hash is kept:
     the key is shown once, when it is issued."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens", verbose_name=_("utilisateur"))
     name = models.CharField(_("nom"), max_length=100, blank=True)
     prefix = models.CharField(_("début de la clé"), max_length=12, editable=False)
-    key_hash = models.CharField(max_length=64, unique=True, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_used_at = models.DateTimeField(null=True, blank=True, editable=False)
+    key_hash = models.CharField(_("empreinte de la clé"), max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("dernière utilisation le"), null=True, blank=True, editable=False)
     revoked = models.BooleanField(_("révoqué"), default=False)
 
     class Meta:
@@ -158,13 +158,13 @@ class Conversation(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="conversations"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="conversations", verbose_name=_("joueur")
     )
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="conversations")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="conversations", verbose_name=_("jeu"))
     # every_booklet: the player asked about every booklet of the game, present and future;
     # otherwise `extensions` lists the chosen ones (empty: the base rules alone).
     every_booklet = models.BooleanField(_("tous les livrets"), default=True)
-    extensions = models.ManyToManyField("games.Extension", blank=True, related_name="conversations")
+    extensions = models.ManyToManyField("games.Extension", blank=True, related_name="conversations", verbose_name=_("livrets choisis"))
     title = models.CharField(_("titre"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("créée le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("mise à jour le"), auto_now=True, db_index=True)

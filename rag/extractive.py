@@ -73,16 +73,19 @@ def extractive_answer(
     min_score: float,
     embedder=None,
     search_text: str | None = None,
+    words_in: str | None = None,
 ) -> str:
     """The quotes with their citations, or a plain statement that the booklets do not seem to
     cover the question (instead of quoting noise). `search_text`: what the quotes are chosen
-    for (a follow-up with its previous question), the question itself by default."""
+    for (a follow-up with its previous question), the question itself by default.
+    `words_in`: the language of the Oracle's own words (the reader's interface, "en"), the
+    question's by default; the quotes stay in the booklets' language."""
     if not chunks or best_score < min_score:
-        return prompts.NO_ANSWER
+        return prompts.no_answer(words_in)
     quoted = quote_passages(search_text or question, answer_passages(search_text or question, chunks), embedder)
     if not quoted:
-        return prompts.NO_ANSWER
-    asked_in = language.detect(question) or language.FRENCH
+        return prompts.no_answer(words_in)
+    asked_in = words_in or language.detect(question) or language.FRENCH
     lead, support = quoted[0], quoted[1:]
     lines = [opening_line(lead.chunk, asked_in), "", quote_line(lead)]
     if support:

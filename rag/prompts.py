@@ -55,6 +55,10 @@ NO_ANSWER = (
     "Je n'ai rien trouvé dans les livrets indexés qui réponde à cette question. "
     "Reformulez-la avec les termes du livret, ou vérifiez que le bon livret (extension, FAQ) est coché."
 )
+NO_ANSWER_EN = (
+    "I found nothing in the indexed booklets that answers this question. "
+    "Rephrase it with the booklet's own terms, or check that the right booklet (expansion, FAQ) is ticked."
+)
 # The extractive answer's own words, in the question's language (rag.extractive): the
 # player reads them before the quotes, whatever the language of the booklets.
 EXTRACTIVE_TEXTS = {
@@ -77,6 +81,11 @@ EXTRACTIVE_TEXTS = {
 
 def extractive_text(key: str, asked_in: str | None) -> str:
     return EXTRACTIVE_TEXTS.get(asked_in or "fr", EXTRACTIVE_TEXTS["fr"])[key]
+
+
+def no_answer(words_in: str | None = None) -> str:
+    """The plain « nothing found »: French unless the reader's language is English."""
+    return NO_ANSWER_EN if words_in == "en" else NO_ANSWER
 
 
 QUOTA_MESSAGE = "Le quota du modèle de langage est atteint (reprise vers {reset})."

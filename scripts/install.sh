@@ -55,3 +55,11 @@ if [ "$WITH_TEST" = 1 ] && ! var/claude-cli/node_modules/.bin/claude --version 2
   mkdir -p var/claude-cli
   npm install --silent --no-audit --no-fund --prefix var/claude-cli "@anthropic-ai/claude-code@$CLAUDE_CLI_VERSION" >/dev/null
 fi
+
+# axe-core, the accessibility checker the browser tests inject into each page (tests/e2e/test_a11y.py).
+AXE_CORE_VERSION=4.11.0
+if [ "$WITH_TEST" = 1 ] && ! grep -qs "\"version\": \"$AXE_CORE_VERSION\"" var/axe-core/node_modules/axe-core/package.json; then
+  echo "==> npm install axe-core@$AXE_CORE_VERSION (var/axe-core)"
+  mkdir -p var/axe-core
+  npm install --silent --no-audit --no-fund --prefix var/axe-core "axe-core@$AXE_CORE_VERSION" >/dev/null
+fi

@@ -20,6 +20,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Iterator
 
+from ..pdf_guard import Problem, gettext_noop
 from .read import Page, Paragraph
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -59,10 +60,10 @@ def _page(record: dict) -> Page:
     return Page(number=record["number"], paragraphs=[Paragraph(**p) for p in record["paragraphs"]], ocr=record["ocr"])
 
 
-def _crash_message(stderr: bytes, returncode: int, memory_mb: int) -> str:
+def _crash_message(stderr: bytes, returncode: int, memory_mb: int) -> Problem:
     if b"MemoryError" in stderr or returncode < 0:
-        return f"la lecture du PDF demande plus de {memory_mb} Mo de mémoire (flux démesurés)"
-    return "la lecture du PDF a échoué : " + stderr.decode("utf-8", "replace").strip()[-300:]
+        return Problem(gettext_noop("la lecture du PDF demande plus de %(mb)d Mo de mémoire (flux démesurés)"), mb=memory_mb)
+    return Problem(gettext_noop("la lecture du PDF a échoué : %(error)s"), error=stderr.decode("utf-8", "replace").strip()[-300:])
 
 
 def _cap_memory(megabytes: int) -> None:

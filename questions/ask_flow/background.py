@@ -8,6 +8,9 @@ import logging
 import threading
 from concurrent.futures import Future
 
+from django.utils import translation
+from django.utils.translation import gettext
+
 from questions.recovery import answering, forget, vouch
 from runtime import executors, live_events
 
@@ -67,17 +70,20 @@ def start_answering(question_id, emit: Emit | None = None, unsaved: tuple[Questi
     answer itself then waits for one of ASK_MAX_CONCURRENT_ANSWERS threads of the answer pool;
     the question is vouched for meanwhile, so no recovery sweep fails it while it queues."""
     finished: Future = Future()
+    language = translation.get_language()  # the asker's: the Oracle's own words are in it
     emit = publishing(question_id, emit)
 
     def answer() -> None:
         try:
-            with answering(question_id):
+            with answering(question_id), translation.override(language):
                 answer_question(question_id, emit)
         finally:
             finished.set_result(None)
 
     def save_then_queue() -> None:
-        if _saved(question_id, unsaved, emit):
+        with translation.override(language):
+            saved = _saved(question_id, unsaved, emit)
+        if saved:
             executors.ask_answer().submit(answer)
         else:
             finished.set_result(None)
@@ -96,6 +102,6 @@ def _saved(question_id, unsaved, emit: Emit) -> bool:
     except Exception as exc:  # nothing stored
         log.exception("question %s could not be saved", question_id)
         forget(question_id)
-        emit("error", {"message": f"L'Oracle n'a pas pu enregistrer la question : {exc}",
+        emit("error", {"message": gettext("L'Oracle n'a pas pu enregistrer la question : %(error)s") % {"error": exc},
                        "questionId": str(question_id)})  # fmt: skip
         return False

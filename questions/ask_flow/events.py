@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rag import prompts
+from django.utils.translation import gettext_lazy as _
+
 from rag.confidence import signals_of
 from rag.retrieve import RetrievedChunk
 
@@ -11,10 +12,18 @@ from ..confidence import level_for
 from .context import AskContext
 
 EXCERPT_CHARS = 600
+# The Oracle's steps as the player reads them, in the asker's language (the answering thread
+# runs under it, questions/ask_flow/background.py); rag.prompts.PHASES holds the same French.
+PHASES = {
+    "weigh": _("L'Oracle pèse votre question"),
+    "dive": _("L'Oracle plonge dans le grimoire"),
+    "consult": _("L'Oracle consulte les livrets"),
+    "write": _("L'Oracle rédige sa réponse"),
+}
 
 
 def phase(key: str) -> dict:
-    return {"key": key, "label": prompts.PHASES[key]}
+    return {"key": key, "label": str(PHASES[key])}
 
 
 def chunk_summary(chunk: RetrievedChunk) -> dict:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 
+from django.utils.translation import gettext
+
 from ..models import Question
 from . import events
 from .context import AskContext, Emit
@@ -30,7 +32,7 @@ def answer_question(question_id, emit: Emit) -> None:
         run(AskContext(question=Question.objects.select_related("game").get(pk=question_id), emit=emit))
     except Exception as exc:  # turned into a readable, persisted failure
         log.exception("question %s failed", question_id)
-        message = f"L'Oracle n'a pas pu répondre : {exc}"
+        message = gettext("L'Oracle n'a pas pu répondre : %(error)s") % {"error": exc}
         Question.objects.filter(pk=question_id).mark_failed(message)
         emit("error", {"message": message, "questionId": str(question_id)})
 

@@ -7,10 +7,15 @@ import { estimate, remainingText } from "./ingest_estimate.js";
 
 const root = document.getElementById("ingest-job");
 const strings = readJsonScript("ingest-strings");
+const actLabels = readJsonScript("ingest-acts"); // act → its name in the page's language
 const acts = document.getElementById("acts");
 const statusLabel = document.getElementById("job-status-label");
 const elapsedLabel = document.getElementById("elapsed");
 const timeZone = root.dataset.timeZone;
+const language = (document.documentElement.lang || "fr").slice(0, 2);
+
+// A warning's or an error's text in the page's language (`messages`), else as stored.
+const messageOf = (data) => data.messages?.[language] || data.message;
 const rates = readJsonScript("ingest-rates");
 const pages = Number(root.dataset.pages) || 0;
 const progressOf = {}; // act → its last `act` event
@@ -41,7 +46,7 @@ function showAct(data) {
   const state = data.state || "progress";
   row.dataset.state = state;
   row.querySelector(".act-state").textContent = state === "done" ? "✓" : "…";
-  row.querySelector(".act-label").textContent = data.label || data.act;
+  row.querySelector(".act-label").textContent = actLabels[data.act] || data.label || data.act;
   const progress = row.querySelector("progress");
   if (typeof data.total === "number" && data.total > 0) {
     row.querySelector(".act-counts").textContent = `${data.done ?? 0}/${data.total}`;
@@ -143,7 +148,7 @@ function showPlanned(data) {
 
 function addWarning(data) {
   const item = document.createElement("li");
-  item.textContent = `⚠ ${data.message || data.detail || JSON.stringify(data)}`;
+  item.textContent = `⚠ ${messageOf(data) || data.detail || JSON.stringify(data)}`;
   document.getElementById("warnings").appendChild(item);
 }
 
@@ -166,7 +171,7 @@ function finish(kind, data, source) {
   } else {
     setStatus("error", strings.error);
     const error = document.getElementById("job-error");
-    error.textContent = data.message || data.error || error.textContent;
+    error.textContent = messageOf(data) || data.error || error.textContent;
     error.hidden = false;
   }
 }

@@ -7,7 +7,8 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from games.card_lookup import cards_named_in
 from runtime import components
@@ -33,8 +34,15 @@ def answer_from_rules(ctx: AskContext) -> None:
 def extractive(ctx: AskContext) -> str:
     return extractive_answer(
         ctx.text, ctx.chunks, best_score=ctx.retrieval.best_score, min_score=settings.ASK_MIN_SCORE,
-        embedder=components.embedder(), search_text=ctx.search_text,
+        embedder=components.embedder(), search_text=ctx.search_text, words_in=reader_language(),
     )  # fmt: skip
+
+
+def reader_language() -> str | None:
+    """"en" when the asker's interface is English (the answering thread runs under it): the
+    extractive answer's own words are then English whatever the question's language; None
+    leaves them in the question's language (a French interface, the API without a language)."""
+    return "en" if (translation.get_language() or "").startswith("en") else None
 
 
 def _llm_answer(ctx: AskContext) -> str:
@@ -59,13 +67,13 @@ def _llm_answer(ctx: AskContext) -> str:
                 ctx.emit("token", {"text": delta})
     except ClaudeQuotaError as exc:
         reset = timezone.localtime(exc.reset_at).strftime("%H:%M") if exc.reset_at else "?"
-        return _fallback(ctx, parts, prompts.QUOTA_MESSAGE.format(reset=reset))
+        return _fallback(ctx, parts, gettext("Le quota du modèle de langage est atteint (reprise vers %(reset)s).") % {"reset": reset})
     except LLMError as exc:
         log.warning("answer by LLM failed: %s", exc)
-        return _fallback(ctx, parts, prompts.LLM_FAILED_MESSAGE.format(error=exc))
+        return _fallback(ctx, parts, llm_failed(exc))
     answer = "".join(parts)
     if not answer.strip():
-        return _fallback(ctx, parts, prompts.LLM_FAILED_MESSAGE.format(error="réponse vide"))
+        return _fallback(ctx, parts, llm_failed(gettext("réponse vide")))
     return answer
 
 
@@ -73,8 +81,12 @@ def _fallback(ctx: AskContext, parts: list[str], message: str) -> str:
     """After a failed LLM answer: say so plainly, then quote the booklets (when allowed)."""
     text = ("\n\n" if parts else "") + message + "\n\n"
     if settings.ASK_QUOTA_FALLBACK_EXTRACTIVE:
-        text += prompts.EXTRACTIVE_FALLBACK_INTRO + "\n\n" + extractive(ctx)
+        text += gettext("Réponse extractive, tirée directement des livrets :") + "\n\n" + extractive(ctx)
     return "".join(parts) + emit_text(text, ctx.emit)
+
+
+def llm_failed(error) -> str:
+    return gettext("Le modèle de langage n'a pas pu répondre (%(error)s).") % {"error": error}
 
 
 def emit_text(text: str, emit: Emit, ctx: AskContext | None = None) -> str:
