@@ -6,6 +6,7 @@ from uuid import UUID
 
 from django.conf import settings
 from django.http import JsonResponse, StreamingHttpResponse
+from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema
 from ninja.responses import Status
 from ninja.schema import DjangoGetter
@@ -45,7 +46,7 @@ class HistoryTurn(Schema):
         value over wrapped in its DjangoGetter.)"""
         raw = value._obj if isinstance(value, DjangoGetter) else value
         if not isinstance(raw, dict):
-            raise ValueError("each turn of history is an object {question, answer}")
+            raise ValueError(_("chaque échange de l'historique est un objet {question, answer}"))
         return value
 
 
@@ -65,7 +66,7 @@ class AskIn(Schema):
     @classmethod
     def not_blank(cls, value: str) -> str:
         if not value.strip():
-            raise ValueError("la question est vide")
+            raise ValueError(_("la question est vide"))
         return value.strip()
 
 
@@ -169,18 +170,18 @@ async def ask_stream(request, payload: AskIn):
     if game is None:
         game = await lookups.coalesced(("game", payload.gameId), find_game, payload.gameId)
     if game is None:
-        return invalid("gameId", "jeu inconnu")
+        return invalid("gameId", _("jeu inconnu"))
     follow_up = None
     if payload.conversationId is not None:
         follow_up = await executors.setup_async(follow_up_in)(asking_user(request), payload.conversationId)
         if follow_up.conversation.game_id != game.pk:
-            return invalid("conversationId", "conversation sur un autre jeu")
+            return invalid("conversationId", _("conversation sur un autre jeu"))
     # None: every booklet of the game, looked up when the question is saved (after `meta`)
     extensions = None if payload.extensions is None else []
     if follow_up is None and payload.extensions:
         extensions = await executors.setup_async(find_extensions)(game, set(payload.extensions))
         if extensions is None:
-            return invalid("extensions", "livret inconnu ou d'un autre jeu")
+            return invalid("extensions", _("livret inconnu ou d'un autre jeu"))
     checked = _unsaved(request, payload, game, extensions, follow_up)
     question = checked[0]
     stream = AnswerStream(question.pk, settings.ASK_HEARTBEAT_S, question.conversation_id)

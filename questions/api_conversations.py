@@ -76,7 +76,7 @@ class FeedbackIn(Schema):
     @classmethod
     def up_or_down(cls, value: int | None) -> int | None:
         if value not in (None, *Question.Rating.values):
-            raise ValueError("l'avis vaut 1 (👍), -1 (👎) ou null")
+            raise ValueError(_("l'avis vaut 1 (👍), -1 (👎) ou null"))
         return value
 
 

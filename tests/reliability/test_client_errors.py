@@ -70,10 +70,15 @@ def test_a_signed_in_session_still_needs_the_csrf_token(bob):
 def test_a_malformed_history_turn_is_a_422_saying_so(client, bob, history):
     client.force_login(bob)
 
-    response = ask(client, GameFactory(), history=history)
+    game = GameFactory()
 
-    assert response.status_code == 422
-    assert "history" in json.dumps(response.json()) and "object" in json.dumps(response.json())
+    french = ask(client, game, history=history)
+    english = client.post("/api/ask/stream", json.dumps({"gameId": str(game.pk), "question": "How many?", "history": history}),
+                          content_type="application/json", headers={"Accept-Language": "en"})
+
+    assert french.status_code == english.status_code == 422
+    assert french.json()["errors"][0]["field"] == "history.0"
+    assert "objet" in french.json()["detail"] and "object" in english.json()["detail"]
     assert not Question.objects.exists()
 
 
