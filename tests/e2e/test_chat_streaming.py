@@ -140,7 +140,9 @@ def test_stop_keeps_the_partial_answer_and_feedback_is_stored(browser, live_daph
     page.wait_for_selector(".turn .feedback .rate-down[aria-pressed=true]")
     page.click(".turn .feedback-comment summary")
     page.fill(".turn .feedback textarea", "Il manque la règle du premier tour.")
-    page.click(".turn .send-comment")
+    # the 👎 already brought a « Merci »: wait for the comment's own answer, not for that
+    with page.expect_response(lambda response: response.request.method == "POST" and "/feedback" in response.url):
+        page.click(".turn .send-comment")
     page.wait_for_selector(".turn .feedback-thanks")
     stopped.refresh_from_db()
     assert stopped.rating == -1 and stopped.feedback_comment == "Il manque la règle du premier tour."
