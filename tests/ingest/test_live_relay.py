@@ -10,6 +10,7 @@ import time
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import channel_layers
+from django.db import transaction
 
 from ingest.events import Relay, event_stream
 from ingest.models import IngestEvent, IngestJob
@@ -57,8 +58,11 @@ def run_stream(job, worker, *, last_event_id=0, fallback_poll_s=NEVER, heartbeat
 
 
 def finish(job):
-    job.transition(IngestJob.Status.DONE)
-    return job.emit("done", {"chunks": 1, "pages": 1, "ocr": 0, "stats": {}})
+    """As ingest.coordinator.finish: the status and its final event in one transaction (a
+    reader seeing the job done without its `done` event would end the stream early)."""
+    with transaction.atomic():
+        job.transition(IngestJob.Status.DONE)
+        return job.emit("done", {"chunks": 1, "pages": 1, "ocr": 0, "stats": {}})
 
 
 @pytest.mark.django_db(transaction=True)
