@@ -1,18 +1,11 @@
-"""Every text the asking flow shows or sends to a model: phases, system prompts, labels.
+"""Every text the asking flow sends to a model: system prompts, labels (the phases a player
+reads are translated in questions/ask_flow/events.py).
 
 French first: the players read the phases and the extractive answers, and the rulebooks'
 citations keep their own language.
 """
 
 from __future__ import annotations
-
-# SSE `phase` events, in the order they are sent (docs/architecture.md, « Événements SSE »).
-PHASES = {
-    "weigh": "L'Oracle pèse votre question",
-    "dive": "L'Oracle plonge dans le grimoire",
-    "consult": "L'Oracle consulte les livrets",
-    "write": "L'Oracle rédige sa réponse",
-}
 
 BOOKLET_TAGS = {"base": "BASE", "extension": "EXT", "advanced_rules": "EXT", "faq": "FAQ"}
 FORUM_TAG = "FORUM"

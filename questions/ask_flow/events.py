@@ -13,7 +13,7 @@ from .context import AskContext
 
 EXCERPT_CHARS = 600
 # The Oracle's steps as the player reads them, in the asker's language (the answering thread
-# runs under it, questions/ask_flow/background.py); rag.prompts.PHASES holds the same French.
+# runs under it, questions/ask_flow/background.py).
 PHASES = {
     "weigh": _("L'Oracle pèse votre question"),
     "dive": _("L'Oracle plonge dans le grimoire"),
