@@ -3,7 +3,6 @@ through the whole Django stack) as the admin, a player and a visitor: no 5xx, an
 answer — its status, content type, headers and body — is one the schema documents."""
 
 import pytest
-import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -13,11 +12,10 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from oracle_site.wsgi import application
 from questions.models import ApiToken
 from tests.factories import ExtensionFactory, GameFactory, IngestJobFactory, StaffFactory, UserFactory
+from tests.support.schemathesis_stack import keep_the_test_connection_open, no_rate_limits, schema  # noqa: F401 (fixtures)
 
-schema = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance, response_schema_conformance]
 
 
@@ -29,25 +27,6 @@ def callers(db):
     _token, staff = ApiToken.issue(StaffFactory(username="schema-admin"))
     _token, player = ApiToken.issue(UserFactory(username="schema-player"))
     return [{"Authorization": f"Bearer {staff}"}, {"Authorization": f"Bearer {player}"}, {}]
-
-
-@pytest.fixture(autouse=True)
-def keep_the_test_connection_open():
-    """What Django's test client does: the WSGI handler would close the test's connection."""
-    from django.core import signals
-    from django.db import close_old_connections
-
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    yield
-    signals.request_started.connect(close_old_connections)
-    signals.request_finished.connect(close_old_connections)
-
-
-@pytest.fixture(autouse=True)
-def no_rate_limits(settings):
-    for name in ("RATE_LIMIT_ASK_USER", "RATE_LIMIT_ASK_IP", "RATE_LIMIT_UPLOAD_USER", "RATE_LIMIT_UPLOAD_IP"):
-        setattr(settings, name, "")
 
 
 @pytest.mark.slow  # about 1.5 min: CI runs it with the slow tests

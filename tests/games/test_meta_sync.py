@@ -152,3 +152,18 @@ def test_schedules_follow_the_settings(settings, magic):
 def test_the_scheduled_task_imports_like_the_command(sources, magic):
     report = meta_sync.sync_game_task("magic")
     assert report["decks"] == 1 and report["ratings"] == 1
+
+
+def test_event_rows_are_read_from_a_real_mtgtop8_listing():
+    """The connector's event-row reading on MTGTop8's own markup (a recorded search-results
+    page, see data/meta/README.md), not only on the reduced format page the replay serves:
+    each format keeps its own events, newest first, with the row's date, and a format with no
+    row there is a clear `SiteChanged`."""
+    import datetime as dt
+
+    text = (meta_replay.DATA / "mtgtop8_search_recent.html").read_text()
+    assert top8.parse_format_page(text, "LE") == [top8.Event("74331", "LE", "MTGO League", dt.date(2025, 9, 29))]
+    assert [e.name for e in top8.parse_format_page(text, "PEA")] == ["Mtg-Peasant @ Cockatrice", "Mtg-Peasant - Weekly @ Cockatrice"]
+    assert top8.parse_format_page(text, "EDH")[0].name == "Tournoi des Mages Nazairiens @ Saint-Nazaire (France)"
+    with pytest.raises(SiteChanged):
+        top8.parse_format_page(text, "PREM")

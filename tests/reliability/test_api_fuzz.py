@@ -3,15 +3,13 @@ whole Django stack): whatever the input, no 500. Requests carry a signed-in admi
 (with its CSRF token) or a player's Bearer token, so the handlers behind the auth are reached."""
 
 import pytest
-import schemathesis
 from django.test import Client
 from hypothesis import HealthCheck, settings
 
-from oracle_site.wsgi import application
 from questions.models import ApiToken
 from tests.factories import GameFactory, StaffFactory, UserFactory
+from tests.support.schemathesis_stack import keep_the_test_connection_open, no_rate_limits, schema  # noqa: F401 (fixtures)
 
-schema = schemathesis.openapi.from_wsgi("/api/openapi.json", application)
 CSRF = "a" * 32  # the cookie and the header must match: any 32-character secret does
 
 
@@ -26,25 +24,6 @@ def credentials(db):
         "session": {"Cookie": f"sessionid={client.cookies['sessionid'].value}; csrftoken={CSRF}", "X-CSRFToken": CSRF},
         "token": {"Authorization": f"Bearer {key}"},
     }
-
-
-@pytest.fixture(autouse=True)
-def keep_the_test_connection_open():
-    """What Django's test client does: the WSGI handler would close the test's connection."""
-    from django.core import signals
-    from django.db import close_old_connections
-
-    signals.request_started.disconnect(close_old_connections)
-    signals.request_finished.disconnect(close_old_connections)
-    yield
-    signals.request_started.connect(close_old_connections)
-    signals.request_finished.connect(close_old_connections)
-
-
-@pytest.fixture(autouse=True)
-def no_rate_limits(settings):
-    for name in ("RATE_LIMIT_ASK_USER", "RATE_LIMIT_ASK_IP", "RATE_LIMIT_UPLOAD_USER", "RATE_LIMIT_UPLOAD_IP"):
-        setattr(settings, name, "")
 
 
 @pytest.mark.slow

@@ -66,7 +66,8 @@ def test_a_killed_worker_is_restarted_the_site_stays_up_and_nothing_is_orphaned(
         new_worker = wait_for(lambda: (pids := started(log, "worker")) and len(pids) == 2 and pids[1], timeout=60, what="a new worker")
         restarted_after = time.monotonic() - killed_at
 
-        assert group_members(worker) == [], "the dead worker's children were killed with it"
+        # SIGKILL is delivered asynchronously: a child busy in the kernel (loading the model) dies a moment later.
+        wait_for(lambda: group_members(worker) == [], timeout=20, what="the dead worker's children to be killed with it")
         assert httpx.get(f"{base_url}/login/", timeout=10).status_code == 200, "the site stayed up"
         assert started(log, "web") and len(started(log, "web")) == 1, "daphne was not restarted: it never stopped"
         wait_for(lambda: len(group_members(new_worker)) > 1, timeout=60, what="the new qcluster's children")
@@ -75,7 +76,8 @@ def test_a_killed_worker_is_restarted_the_site_stays_up_and_nothing_is_orphaned(
         supervisor.send_signal(signal.SIGTERM)
         supervisor.wait(timeout=30)
         [web] = started(log, "web")
-        assert group_members(web) == [] and group_members(new_worker) == [], "Ctrl-C leaves nothing behind"
+        wait_for(lambda: group_members(web) == [] and group_members(new_worker) == [], timeout=20,
+                 what="Ctrl-C to leave nothing behind")
     finally:
         if supervisor.poll() is None:
             supervisor.kill()
