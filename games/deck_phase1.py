@@ -27,8 +27,9 @@ def booklet_refs(game: Game) -> list[BookletRef]:
 
 
 def ask_phase1(*, game: Game, question: str, mentioned_cards=(), sticky_cards=(), history=(), emit=None,
-               booklets: list[BookletRef] | None = None) -> str:  # fmt: skip
-    """The answer text; tokens are emitted as they come (`emit("token", {"text": …})`)."""
+               booklets: list[BookletRef] | None = None, llm=None) -> str:  # fmt: skip
+    """The answer text; tokens are emitted as they come (`emit("token", {"text": …})`).
+    `llm`: the backend to stream with (the ask flow passes one the player can stop)."""
     emit = emit or (lambda event, data: None)
     refs = booklets or booklet_refs(game)
     store = components.vector_store()
@@ -37,7 +38,7 @@ def ask_phase1(*, game: Game, question: str, mentioned_cards=(), sticky_cards=()
     # intent "synergy": the forum threads are left out, as for every deck question
     found = retrieve(question, store=store, embedder=embedder, booklets=refs, intent="synergy", top_k=settings.ASK_TOP_K)
     names = [c.get("card_name") or c.get("name", "") for c in [*mentioned_cards, *sticky_cards]]
-    llm = components.llm_backend()
+    llm = components.llm_backend() if llm is None else llm
     if llm.available:
         prompt = phase1_user_prompt(question, found.chunks, game_name=game.name, mentioned=[n for n in names if n],
                                     history=list(history))

@@ -48,7 +48,10 @@ def set_names(game: Game) -> dict[str, str]:
     return dict(Card.objects.filter(game=game).exclude(set_code="").values_list("set_code", "set_name").distinct())
 
 
-def ask_deckbuilding(*, game: Game, question: str, mentioned_cards=(), sticky_cards=(), history=(), emit=None):
+def ask_deckbuilding(*, game: Game, question: str, mentioned_cards=(), sticky_cards=(), history=(), emit=None,
+                     llm=None):  # fmt: skip
+    """`llm`: the backend to stream with (the ask flow passes one the player can stop), the
+    configured one by default."""
     emit = emit or (lambda event, data: None)
     store = components.vector_store()
     sync_if_changed(store, [card_collection(game), meta_collection(game)])
@@ -58,7 +61,7 @@ def ask_deckbuilding(*, game: Game, question: str, mentioned_cards=(), sticky_ca
         history=list(history), set_names=set_names(game), heroes=hero_names(game),
     )  # fmt: skip
     tools = DeckTools(
-        store=store, embedder=components.embedder(), llm=components.llm_backend(),
+        store=store, embedder=components.embedder(), llm=components.llm_backend() if llm is None else llm,
         card_collection=card_collection(game), meta_collection=meta_collection(game),
         is_known=lambda name: fold_name(name) in known,
         model=settings.DECK_ANSWER_MODEL, timeout=getattr(settings, "ASK_ANSWER_TIMEOUT_S", None),

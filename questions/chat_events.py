@@ -2,10 +2,12 @@
 data are server-rendered partials the htmx SSE extension swaps into the turn.
 
 Subscribes to the answer's live group FIRST (runtime/live_events.py), then reads the stored
-Question: already answered, it sends the final turn at once; otherwise it relays each event
-of the ask flow — `phase` (the line saying what the Oracle does), `context` (the passages
-found), `token` (the answer's text, escaped), `done` (the final turn, also on error) — with
-a comment as heartbeat while nothing happens, and ends after `done`."""
+Question: already answered, it sends the final turn at once; otherwise it catches up with
+the text written so far (this process's own record, or — the answer being written by
+another web process — the group's next `snapshot`) and relays each event of the ask flow:
+`phase` (the line saying what the Oracle does), `context` (the passages found), `token`
+(the answer's text, escaped), `done` (the final turn, also on error), with a comment as
+heartbeat while nothing happens, and ends after `done`."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from django.utils.translation import gettext as _
 from runtime import executors, live_events
 
 from .access import visible_question
-from .ask_flow.background import streamed_so_far
+from .ask_flow.background import SNAPSHOT, streamed_so_far
 from .chat_turns import turn_context
 from .models import Question
 
@@ -57,9 +59,57 @@ def _load(question_id) -> Question:
     return Question.objects.select_related("game").get(pk=question_id)
 
 
-def _final_html(question_id, deck=None) -> str:
+def _final_html(question_id) -> str:
     question = _load(question_id)
-    return render_to_string("questions/_turn.html", turn_context(question, deck=deck))
+    return render_to_string("questions/_turn.html", turn_context(question))
+
+
+def _event_sse(event) -> str | None:
+    if event.name == "phase":
+        return sse("phase", escape(event.data.get("label", "")))
+    if event.name == "token":
+        return sse("token", token_html(event.data.get("text", "")))
+    if event.name == "context":
+        return sse("context", context_html(event.data))
+    return None
+
+
+def _catch_up(phase: str, text: str) -> list[str]:
+    return ([sse("phase", escape(phase))] if phase else []) + ([sse("token", token_html(text))] if text else [])
+
+
+class Follower:
+    """What a relay sends for each live event of an answer. `seen`: the id of the last event
+    the text already sent covers. A listener in another web process than the one writing the
+    answer, arriving after its first event, holds the events back until the next `snapshot`
+    gives the text so far (ask_flow/background.py)."""
+
+    def __init__(self, seen: int):
+        self.seen = seen
+        self.held: list | None = None if seen else []
+
+    def send(self, event) -> list[str]:
+        if self.held is not None and event.id is not None:  # (an event without id is relayed as it is)
+            if event.name == SNAPSHOT:  # everything up to its id, then what came after it
+                later, self.held, self.seen = self.held, None, int(event.id)
+                return _catch_up(event.data.get("phase", ""), event.data.get("text", "")) + self._relayed(later)
+            if int(event.id) != 1:
+                self.held.append(event)
+                return []
+            self.held = None  # listening since the first event: nothing missed
+        return self._relayed([event])
+
+    def _relayed(self, events) -> list[str]:
+        sent = []
+        for event in events:
+            if event.name == SNAPSHOT or (event.id is not None and int(event.id) <= self.seen):
+                continue  # already in the text sent
+            if event.id is not None:
+                self.seen = int(event.id)
+            html = _event_sse(event)
+            if html:
+                sent.append(html)
+        return sent
 
 
 async def relay(question_id, heartbeat_s: float):
@@ -70,15 +120,11 @@ async def relay(question_id, heartbeat_s: float):
             return
         yield ": listening\n\n"
         seen, text, phase = streamed_so_far(question_id)  # a late listener (a reload) starts from there
-        if phase:
-            yield sse("phase", escape(phase))
-        if text:
-            yield sse("token", token_html(text))
-        quiet = 0
+        for chunk in _catch_up(phase, text):
+            yield chunk
+        follower, quiet = Follower(seen), 0
         while True:
             event = await events.receive(heartbeat_s)
-            if event is not None and event.id is not None and int(event.id) <= seen:
-                continue  # already in the text sent above
             if event is None:
                 quiet += 1
                 if quiet % RECHECK_EVERY == 0:
@@ -89,16 +135,11 @@ async def relay(question_id, heartbeat_s: float):
                 yield ": heartbeat\n\n"
                 continue
             quiet = 0
-            if event.name == "phase":
-                yield sse("phase", escape(event.data.get("label", "")))
-            elif event.name == "token":
-                yield sse("token", token_html(event.data.get("text", "")))
-            elif event.name == "context":
-                yield sse("context", context_html(event.data))
-            elif event.name in FINAL_EVENTS:
-                deck = event.data.get("deck") if event.name == "done" else None
-                yield sse("done", await executors.setup_async(_final_html)(question_id, deck))
+            if event.name in FINAL_EVENTS:
+                yield sse("done", await executors.setup_async(_final_html)(question_id))
                 return
+            for chunk in follower.send(event):
+                yield chunk
 
 
 async def answer_events(request, slug: str, question_id):

@@ -4,8 +4,6 @@ event relay and the polling fallback."""
 
 from __future__ import annotations
 
-import json
-
 from django.urls import reverse
 
 from .ask_flow.background import streamed_so_far
@@ -57,7 +55,24 @@ def urls_of(question: Question) -> dict:
     }
 
 
-def turn_context(question: Question, *, poll_try: int | None = None, deck: dict | None = None) -> dict:
+def deck_tools(question: Question) -> dict | None:
+    """The verdict badge and export buttons under a deck answer (templates/questions/_deck_tools.html),
+    from what the answer stored (`diagnostics.deck`): the same live, reloaded or reopened."""
+    deck = (question.diagnostics or {}).get("deck")
+    if not deck:
+        return None
+    validation = deck.get("validation") or {}
+    issues = list(validation.get("issues") or [])
+    return {
+        "valid": bool(validation.get("valid")),
+        "totals": " + ".join(str(n) for n in (validation.get("totals") or {}).values()),
+        "notes": "\n".join([*issues, *(validation.get("warnings") or [])]),
+        "issues": issues,
+        "exports": deck.get("exports") or {},
+    }
+
+
+def turn_context(question: Question, *, poll_try: int | None = None) -> dict:
     """`state`: live (the page listens to its events), polling (the event stream failed: the
     page asks for the stored answer every POLL_EVERY_S), done or error."""
     if question.is_answered:
@@ -66,15 +81,12 @@ def turn_context(question: Question, *, poll_try: int | None = None, deck: dict 
         state = "live"
     else:
         state = "polling"
-    context = {"question": question, "state": state, "urls": urls_of(question), "deck": deck}
+    context = {"question": question, "state": state, "urls": urls_of(question), "deck": None}
     if state == "polling":
         context["next_poll"] = f"{context['urls']['poll']}?try={poll_try + 1}"
         context["streamed"] = streamed_so_far(question.pk)[1]  # written so far (answered in this process)
     if question.is_answered:
         context.update(answer_context(question))
         context["diagnostics"] = diagnostics_of(question)
-        if deck is None and "deck" in question.diagnostics:  # reloaded: the verdict, no exports
-            context["deck"] = {"validation": question.diagnostics["deck"].get("validation", {})}
-    if context["deck"]:
-        context["deck_json"] = json.dumps(context["deck"], ensure_ascii=False, default=str)
+        context["deck"] = deck_tools(question)
     return context

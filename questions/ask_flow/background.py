@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from concurrent.futures import Future
 
 from django.utils import translation
@@ -21,6 +22,9 @@ from .intake import save_question
 
 log = logging.getLogger(__name__)
 
+
+SNAPSHOT = "snapshot"  # on the live group only: what a listener of another process catches up from
+SNAPSHOT_EVERY_S = 0.5
 
 _streamed_lock = threading.Lock()
 # answers being written in this process: (last event id, token texts, last phase label)
@@ -39,9 +43,15 @@ def streamed_so_far(question_id) -> tuple[int, str, str]:
 def publishing(question_id, emit: Emit | None = None) -> Emit:
     """An emitter that publishes every event of the answer to its live group
     (`live_events.answer_group`: the chat's event relays listen there; ids 1, 2, … in order),
-    then hands it to `emit` (the JSON API's own stream), if any. Never raises."""
+    then hands it to `emit` (the JSON API's own stream), if any. Never raises.
+
+    After each `phase` event, and after a `token` once SNAPSHOT_EVERY_S passed since the last
+    one, it also publishes a `snapshot` ({text, phase}: the answer so far, with the id of the
+    last event it covers): a relay in another web process, which has no `streamed_so_far`,
+    catches up from it (questions/chat_events.py)."""
     group = live_events.answer_group(question_id)
     key = str(question_id)
+    snapshot_at = [time.monotonic()]
 
     def publish_and_emit(name: str, data: dict) -> None:
         with _streamed_lock:
@@ -55,6 +65,10 @@ def publishing(question_id, emit: Emit | None = None) -> Emit:
             else:
                 _streamed[key] = (last_id + 1, parts, phase)
             live_events.publish(group, name, data, event_id=last_id + 1)
+            now = time.monotonic()
+            if name == "phase" or (name == "token" and now - snapshot_at[0] >= SNAPSHOT_EVERY_S):
+                snapshot_at[0] = now
+                live_events.publish(group, SNAPSHOT, {"text": "".join(parts), "phase": phase}, event_id=last_id + 1)
         if emit is not None:
             emit(name, data)
 

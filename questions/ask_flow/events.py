@@ -75,8 +75,8 @@ def diagnostics(ctx: AskContext) -> dict:
     if not ctx.wants_deck:  # rulebook passages: how sure the answer is (rag.confidence)
         signals = signals_of(ctx.search_text, ctx.chunks, retrieval.best_score)
         found["confidence"] = {**signals.as_dict(), "level": level_for(signals)}
-    if "deck" in ctx.done_extra:  # deckbuilding: its validation verdict
-        found["deck"] = {k: ctx.done_extra["deck"][k] for k in ("validation", "spec", "attempts", "builder")}
+    if "deck" in ctx.done_extra:  # deckbuilding: its verdict, and its exports for the reloaded chat
+        found["deck"] = {k: ctx.done_extra["deck"][k] for k in ("validation", "spec", "attempts", "builder", "exports")}
     return found
 
 

@@ -54,3 +54,37 @@ class StopSignal:
             except Exception:
                 pass
         return self._seen
+
+
+class AnswerStopped(Exception):
+    """Raised out of a `StoppableLLM` stream once the player stopped the answer."""
+
+
+class StoppableLLM:
+    """An LLM backend whose calls end with `AnswerStopped` once the player pressed « Arrêter »,
+    checked between streamed tokens: the deck builders (games.deck_requests, games.deck_phase1)
+    stream through code that knows nothing of stopping, the answer step catches it."""
+
+    def __init__(self, llm, question_id):
+        self._llm = llm
+        self._stop = StopSignal(question_id)
+
+    def __getattr__(self, name):  # name, available, health…: the backend's own
+        return getattr(self._llm, name)
+
+    def stream(self, *args, **kwargs):
+        deltas = self._llm.stream(*args, **kwargs)
+        try:
+            for delta in deltas:
+                if self._stop.stopped():
+                    raise AnswerStopped
+                yield delta
+        finally:
+            close = getattr(deltas, "close", None)
+            if close is not None:
+                close()  # a subprocess or HTTP stream is ended, not left to the collector
+
+    def complete(self, *args, **kwargs):
+        if self._stop.stopped():
+            raise AnswerStopped
+        return self._llm.complete(*args, **kwargs)

@@ -8,7 +8,7 @@
 import { readJsonScript } from "./common.js";
 import { attachCardMentions } from "./mentions.js";
 import { attachCardPreview } from "./cards.js";
-import { renderDeckTools } from "./deck.js";
+import { attachDeckTools } from "./deck.js";
 
 const config = readJsonScript("chat-config");
 const S = config.strings;
@@ -22,6 +22,7 @@ const turns = document.getElementById("turns");
 
 const mentions = attachCardMentions(textarea, config.cardsUrl, S);
 attachCardPreview(turns, config.cardUrl, S); // card chips of the answers
+attachDeckTools(turns, S.copied); // a deck answer's export buttons
 
 // --- question box ---------------------------------------------------------------------
 
@@ -106,10 +107,6 @@ document.body.addEventListener("htmx:sseMessage", (event) => {
 
 document.body.addEventListener("htmx:afterSettle", (event) => {
   updateBusy();
-  turns.querySelectorAll(".deck-data").forEach((data) => {
-    renderDeckTools(data.closest(".turn"), JSON.parse(data.dataset.deck)); // verdict badge and exports
-    data.remove();
-  });
   const target = event.detail.target;
   if (target === turns) follow(turns.lastElementChild); // a new question
   else if (target?.classList?.contains("turn") && target.isConnected) follow(target);

@@ -1,71 +1,31 @@
-// Deckbuilding answers: a validation badge and the export buttons (Arena / MTGO text copied to
-// the clipboard, MTGO .dek downloaded) under the answer, from the `deck` field of `done`.
+// Deckbuilding answers: the server renders the validation badge and the export buttons under
+// the answer (templates/questions/_deck_tools.html), live or reloaded; this makes the buttons
+// work: Arena / text lists copied to the clipboard, the MTGO .dek downloaded.
 
-const LABELS = {
-  fr: { valid: "Liste valide", invalid: "Liste à corriger", arena: "Copier pour Arena", text: "Copier la liste (texte)",
-        dek: "Télécharger .dek (MTGO)", copied: "Copié !", warnings: "Avertissements" },
-  en: { valid: "Valid list", invalid: "List needs fixing", arena: "Copy for Arena", text: "Copy list (text)",
-        dek: "Download .dek (MTGO)", copied: "Copied!", warnings: "Warnings" },
-};
-
-function labels() {
-  return (document.documentElement.lang || "fr").startsWith("en") ? LABELS.en : LABELS.fr;
+function download(content, filename) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([content], { type: "application/xml" }));
+  link.download = filename;
+  link.click();
+  URL.revokeObjectURL(link.href);
 }
 
-function button(text, onClick) {
-  const element = document.createElement("button");
-  element.type = "button";
-  element.className = "deck-export";
-  element.textContent = text;
-  element.addEventListener("click", () => onClick(element));
-  return element;
-}
-
-function copyButton(text, content) {
-  const L = labels();
-  return button(text, async (element) => {
-    await navigator.clipboard.writeText(content);
-    element.textContent = L.copied;
-    setTimeout(() => { element.textContent = text; }, 1500);
+/** Handles the deck export buttons inside `root`; `copiedLabel` replaces a copy button's label for a moment. */
+export function attachDeckTools(root, copiedLabel) {
+  root.addEventListener("click", async (event) => {
+    const button = event.target.closest(".deck-export");
+    if (!button) return;
+    if (button.dataset.download !== undefined) {
+      download(button.dataset.download, button.dataset.filename || "oracle-deck.dek");
+      return;
+    }
+    try {
+      await navigator.clipboard.writeText(button.dataset.copy);
+      const label = button.textContent;
+      button.textContent = copiedLabel;
+      setTimeout(() => { button.textContent = label; }, 1500);
+    } catch (error) {
+      console.warn("copy failed", error);
+    }
   });
-}
-
-function downloadButton(text, content, filename) {
-  return button(text, () => {
-    const link = document.createElement("a");
-    link.href = URL.createObjectURL(new Blob([content], { type: "application/xml" }));
-    link.download = filename;
-    link.click();
-    URL.revokeObjectURL(link.href);
-  });
-}
-
-export function renderDeckTools(turn, deck) {
-  const L = labels();
-  turn.querySelector(".deck-tools")?.remove();
-  const box = document.createElement("div");
-  box.className = "deck-tools";
-  const validation = deck.validation ?? {};
-  const badge = document.createElement("span");
-  badge.className = `deck-badge ${validation.valid ? "valid" : "invalid"}`;
-  const totals = Object.values(validation.totals ?? {}).join(" + ");
-  badge.textContent = `${validation.valid ? L.valid : L.invalid}${totals ? ` (${totals})` : ""}`;
-  const notes = [...(validation.issues ?? []), ...(validation.warnings ?? [])];
-  if (notes.length) badge.title = notes.join("\n");
-  box.appendChild(badge);
-  const exports = deck.exports ?? {};
-  if (exports.arena) box.appendChild(copyButton(L.arena, exports.arena));
-  if (exports.text) box.appendChild(copyButton(L.text, exports.text));
-  if (exports.mtgo_dek) box.appendChild(downloadButton(L.dek, exports.mtgo_dek, "oracle-deck.dek"));
-  if (validation.issues?.length) {
-    const list = document.createElement("ul");
-    list.className = "deck-issues";
-    validation.issues.forEach((issue) => {
-      const item = document.createElement("li");
-      item.textContent = issue;
-      list.appendChild(item);
-    });
-    box.appendChild(list);
-  }
-  turn.querySelector(".answer")?.after(box);
 }

@@ -98,6 +98,8 @@ def test_axe_finds_no_serious_violation_on_the_main_pages(browser, live_daphne, 
     page.goto(f"/booklets/{game.pk}/view?page=2")
     page.locator("body[data-state=ready]").wait_for(timeout=30_000)
     found["viewer"] = serious_violations(page, axe_source)
+    region = page.evaluate("() => axe.run(document, { runOnly: ['region'] })")  # every part in a landmark
+    assert not region["violations"], [n["target"] for v in region["violations"] for n in v["nodes"]]
 
     page = new_page(browser, live_daphne, alice)
     page.goto("/ingestion/nouvelle/")

@@ -173,6 +173,22 @@ def test_a_stopped_answer_is_shown_interrupted(client, bob):
     assert "Réponse interrompue" in page and "Le début" in page
 
 
+def test_a_reopened_deck_answer_has_its_verdict_and_export_buttons(client, bob):
+    game = GameFactory(card_game=Game.CardGame.MTG)
+    conversation = start_conversation(user=bob, game=game)
+    exports = {"text": "4 Shock\n", "arena": "Deck\n4 Shock (DOM) 1\n", "mtgo_dek": '<Deck>\n  <Cards Name="Shock" />\n</Deck>\n'}
+    question = create_question(game=game, text="Un deck rouge ?", user=bob, conversation=conversation)
+    question.mark_done(answer="4× [[card:Shock]]", intent="deckbuilding", best_score=None, diagnostics={"deck": {
+        "validation": {"valid": False, "totals": {"main": 4}, "issues": ["60 cartes attendues"], "warnings": []},
+        "exports": exports}})
+    client.force_login(bob)
+    page = client.get(reverse("oracle-chat-conversation", args=[game.slug, conversation.pk])).content.decode()
+    assert "Liste à corriger (4)" in page and "<li>60 cartes attendues</li>" in page
+    assert 'data-copy="Deck\n4 Shock (DOM) 1\n">Copier pour Arena</button>' in page
+    assert 'data-copy="4 Shock\n">Copier la liste (texte)</button>' in page
+    assert 'data-download="&lt;Deck&gt;\n  &lt;Cards Name=&quot;Shock&quot; /&gt;\n&lt;/Deck&gt;\n"' in page
+
+
 def test_regenerate_asks_the_same_question_again_with_the_history_before_it(client, bob, started):
     game = GameFactory()
     conversation = start_conversation(user=bob, game=game)

@@ -1,5 +1,6 @@
 """Ingest events through channels-redis, in the scaled setup: a job uploaded through web
-process A and run by a django-q2 worker process is followed through web process B, live.
+process A and run by a django-q2 worker process is followed through web process B, live, by
+an SSE client and by Chromium on B's job page.
 
 B's relay reads the stored events once (the replay) and would otherwise read them again only
 after a heartbeat's silence or a fallback interval — both set to 10 minutes here: every event
@@ -7,12 +8,15 @@ that arrives within seconds of being stored came through Redis, not from a datab
 """
 
 import json
+import re
 import statistics
 import time
 
 import httpx
 import psycopg
 import pytest
+
+from tests.e2e.conftest import browser  # noqa: F401 (fixture)
 
 from .processes import Process, start_daphne, start_qcluster
 from .test_scaled_configuration import CREATE_ACTORS, CSRF, DEMO, manage, scaled_env, upload  # noqa: F401 (fixture)
@@ -45,8 +49,19 @@ def stored_at(database_url: str, ids: list[int]) -> dict[int, float]:
     return {pk: created.timestamp() for pk, created in rows}
 
 
-def test_an_ingest_run_by_the_worker_reaches_another_web_process_live_through_redis(scaled_env, tmp_path):
-    env = {**scaled_env, "INGEST_SSE_HEARTBEAT_S": NO_POLL_S, "INGEST_SSE_FALLBACK_POLL_S": NO_POLL_S}
+def open_job_page(browser, base_url: str, session: str, job_id: str):  # noqa: F811
+    context = browser.new_context(base_url=base_url, locale="fr-FR")
+    context.add_cookies([{"name": "sessionid", "value": session, "url": base_url}])
+    page = context.new_page()
+    page.on("console", lambda message: print(f"[browser {message.type}] {message.text}"))
+    page.goto(f"/ingestion/{job_id}/")
+    page.evaluate("window.openedOnce = true")  # gone if the page were reloaded
+    return page
+
+
+def test_an_ingest_run_by_the_worker_reaches_another_web_process_live_through_redis(scaled_env, tmp_path, browser):  # noqa: F811
+    env = {**scaled_env, "INGEST_SSE_HEARTBEAT_S": NO_POLL_S, "INGEST_SSE_FALLBACK_POLL_S": NO_POLL_S,
+           "WHITENOISE_USE_FINDERS": "true"}  # the page's scripts, from static/
     actors = json.loads(manage(env, "shell", "-c", CREATE_ACTORS).strip().splitlines()[-1])
     staff = {"Cookie": f"sessionid={actors['session']}; csrftoken={CSRF}", "X-CSRFToken": CSRF}
     processes: list[Process] = []
@@ -60,7 +75,16 @@ def test_an_ingest_run_by_the_worker_reaches_another_web_process_live_through_re
         web_a, web_b = web("a"), web("b")
         processes.append(start_qcluster(env, tmp_path / "qcluster.log"))
         job = upload(web_a, staff, DEMO / "les-aeronautes-regles.pdf", new_game_name="Les Aéronautes")
+        page = open_job_page(browser, web_b, actors["session"], job["job_id"])
+        finished_at_open = page.is_visible("#job-done")
         connected, events = timed_events(web_b, staff, job["job_id"])
+        # Chromium on B's job page saw the acts complete through B's relay, without a reload
+        page.locator("#job-done").wait_for(state="visible", timeout=30_000)
+        acts_shown = page.locator(".act:not([hidden])").count()
+        acts_done = page.locator(".act:not([hidden])[data-state=done]").count()
+        # each act's own `done` event writes its time (the final `done` alone would not)
+        act_times = page.locator(".act:not([hidden]) .act-elapsed").all_inner_texts()
+        reloaded = not page.evaluate("window.openedOnce === true")
     finally:
         for process in processes:
             process.stop()
@@ -74,3 +98,6 @@ def test_an_ingest_run_by_the_worker_reaches_another_web_process_live_through_re
     print(f"\n{len(live)} live events through Redis: median {statistics.median(delays) * 1000:.0f} ms, "
           f"max {delays[-1] * 1000:.0f} ms; stream open {events[-1]['at'] - connected:.1f} s")
     assert delays[-1] < 10, delays  # a poll would take 600 s
+    assert not finished_at_open and not reloaded
+    assert acts_done == acts_shown >= 5, (acts_done, acts_shown)
+    assert all(re.fullmatch(r"[\d.]+ s|\d+ min \d+ s", time) for time in act_times), act_times

@@ -6,7 +6,8 @@ The real backends are tested against the real CLI elsewhere; this one only lets 
 process stream a slow, realistic answer. Configured from the environment so that a
 `live_daphne` server can use it (see `replay_asgi.py`):
 REPLAY_LLM_DELAY_S (pause before each delta), REPLAY_LLM_REPEAT (times the recording is
-replayed), REPLAY_LLM_TEXT (an answer to stream word by word instead of the recording).
+replayed), REPLAY_LLM_TEXT (an answer to stream word by word instead of the recording),
+REPLAY_LLM_INTENT (what the classification call answers: `rules` unless told).
 """
 
 from __future__ import annotations
@@ -37,8 +38,9 @@ class ReplayLLM:
     name = "replay"
     available = True
 
-    def __init__(self, delay_s: float = 0.0, repeat: int = 1, text: str = ""):
+    def __init__(self, delay_s: float = 0.0, repeat: int = 1, text: str = "", intent: str = "rules"):
         self.delay_s = delay_s
+        self.intent = intent
         deltas = re.findall(r"\S*\s*", text)[:-1] if text else recorded_deltas()
         self.deltas = deltas * repeat
 
@@ -48,6 +50,7 @@ class ReplayLLM:
             float(os.environ.get("REPLAY_LLM_DELAY_S", "0")),
             int(os.environ.get("REPLAY_LLM_REPEAT", "1")),
             os.environ.get("REPLAY_LLM_TEXT", ""),
+            os.environ.get("REPLAY_LLM_INTENT", "rules"),
         )
 
     def stream(self, system, prompt, *, model="sonnet", timeout=None, images=()):
@@ -57,7 +60,7 @@ class ReplayLLM:
 
     def complete(self, system, prompt, *, model="sonnet", timeout=None) -> str:
         # The classification call gets a label; any other call (HyDE) an empty text.
-        return "rules" if "rules, synergy, meta" in system else ""
+        return self.intent if "rules, synergy, meta" in system else ""
 
     def health(self) -> HealthReport:
         return HealthReport(status="ok", detail="replaying a recorded answer")
