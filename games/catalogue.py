@@ -18,6 +18,8 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, F, Q, Window
+from django.db.models.functions import RowNumber
 from django.dispatch import Signal
 from django.utils.text import slugify
 from django.utils.translation import ngettext
@@ -168,9 +170,27 @@ class BookletStatus:
         return "indexed" if self.indexed_chunks == self.chunks else "pending"
 
 
+NO_CHUNKS = BookletStatus(chunks=0, indexed_chunks=0)
+
+
 def booklet_status(booklet: Booklet) -> BookletStatus:
-    rows = booklet.chunks().exclude(is_forum=True)
-    return BookletStatus(chunks=rows.count(), indexed_chunks=rows.filter(indexed=True).count())
+    return booklet_statuses(booklet.game).get(booklet.extension_id, NO_CHUNKS)
+
+
+def booklet_statuses(game: Game) -> dict:
+    """Each booklet's chunk counts by extension id (None: the base booklet), in one query;
+    forum passages are not the booklet's."""
+    rows = Chunk.objects.filter(game=game, is_forum=False)
+    counts = rows.order_by().values("extension_id").annotate(chunks=Count("pk"), indexed=Count("pk", filter=Q(indexed=True)))
+    return {row["extension_id"]: BookletStatus(chunks=row["chunks"], indexed_chunks=row["indexed"]) for row in counts}
+
+
+def last_jobs(game: Game) -> dict:
+    """Each booklet's most recent ingestion job by extension id (None: the base booklet), in
+    one query (read through the relation: the jobs belong to the ingest app, above this one)."""
+    newest_first = [F("created_at").desc(), F("pk").desc()]
+    ranked = game.ingest_jobs.annotate(rank=Window(RowNumber(), partition_by=[F("extension_id")], order_by=newest_first))
+    return {job.extension_id: job for job in ranked.filter(rank=1)}
 
 
 def _update_payloads(booklet: Booklet, **fields) -> None:
