@@ -5,9 +5,9 @@ Deleting takes everything a booklet left behind: its chunk rows, its points in t
 store, its PDFs and page images, and — through `booklets_busy` and `booklet_deleting`, which
 the ingest app answers — its ingestion jobs and caches. A deletion first asks whether any of
 the booklets is being read (then nothing changes: 409), and changes its rows in one
-transaction. Rows are the truth
-(docs/architecture.md, decision 1): a change marks the collection as changed and, when this
-process may write the index, syncs it now, so a deleted booklet leaves retrieval at once."""
+transaction. Rows are the truth (docs/architecture.md, decision 1): a change marks the
+collection as changed and, when this process may write the index, syncs it now, so a deleted
+booklet leaves retrieval at once."""
 
 from __future__ import annotations
 
