@@ -53,7 +53,7 @@ def test_six_booklets_cost_the_queries_of_two(player, path, django_assert_max_nu
     booklets = listed["booklets"] if "booklets" in listed else listed["items"]
     assert len(booklets) == 6 and booklets[0]["kind"] == "base"
     assert [b["chunk_count"] for b in booklets] == [1] + [2] * 5
-    assert [b["index_state"] for b in booklets[1:]] == ["indexed", "pending", "indexed", "pending", "indexed"]
+    assert sorted(b["index_state"] for b in booklets[1:]) == ["indexed"] * 3 + ["pending"] * 2
     assert all(b["last_job"]["status"] == "done" for b in booklets)
 
 
