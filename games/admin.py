@@ -46,6 +46,19 @@ class GameAdmin(admin.ModelAdmin):
     readonly_fields = ("pdf_pages", "bgg_synced_at", "created_at", "updated_at")
     inlines = [ExtensionInline]
 
+    def save_model(self, request, game, form, change):
+        super().save_model(request, game, form, change)
+        if change and "language" in form.changed_data:
+            catalogue.set_booklet_language(game.base_booklet, game.language)
+
+    def save_formset(self, request, form, formset, change):
+        """A booklet's language changed here is changed as the API and the job page do."""
+        changed = [f.instance for f in formset.initial_forms if "language" in f.changed_data]
+        super().save_formset(request, form, formset, change)
+        for extension in changed:
+            if Extension.objects.filter(pk=extension.pk).exists():  # not deleted by the same form
+                catalogue.set_booklet_language(extension.booklet, extension.language)
+
     def delete_model(self, request, game):
         """Everything the game left behind goes too (games.catalogue), as with the API."""
         delete_through_catalogue(self, request, [game], catalogue.delete_game)
@@ -61,6 +74,11 @@ class ExtensionAdmin(admin.ModelAdmin):
     search_fields = ("name", "slug", "game__name")
     prepopulated_fields = {"slug": ("name",)}
     readonly_fields = ("pdf_pages", "created_at", "updated_at")
+
+    def save_model(self, request, extension, form, change):
+        super().save_model(request, extension, form, change)
+        if change and "language" in form.changed_data:
+            catalogue.set_booklet_language(extension.booklet, extension.language)
 
     def delete_model(self, request, extension):
         delete_through_catalogue(self, request, [extension.booklet], catalogue.delete_booklet)

@@ -20,7 +20,7 @@ from runtime.api_access import STAFF
 from runtime.api_errors import READ_ERRORS, STAFF_ERRORS, ErrorOut, MappedPage, Pagination
 
 from . import catalogue
-from .api_booklets import booklet_out
+from .api_booklets import booklets_out
 from .card_lookup import find_card, search_cards
 from .models import Game
 from .schemas import BookletOut, GameDetailOut, GameIn, GameOut, GamePatch
@@ -30,7 +30,9 @@ router = Router(tags=["games"])
 GAME_ORDERINGS = Literal["name", "-name", "created_at", "-created_at", "updated_at", "-updated_at"]
 
 
-def game_out(game: Game) -> dict:
+def game_out(game: Game, booklet_count: int | None = None) -> dict:
+    if booklet_count is None:
+        booklet_count = 1 + (game.extension_count if hasattr(game, "extension_count") else game.extensions.count())
     return {
         "id": game.pk,
         "name": game.name,
@@ -39,7 +41,7 @@ def game_out(game: Game) -> dict:
         "description": game.description,
         "bgg_id": game.bgg_id,
         "card_game": game.card_game,
-        "booklet_count": 1 + (game.extension_count if hasattr(game, "extension_count") else game.extensions.count()),
+        "booklet_count": booklet_count,
         "url": reverse("api:oracle-game-detail", args=[game.pk]),
         "created_at": game.created_at,
         "updated_at": game.updated_at,
@@ -47,7 +49,8 @@ def game_out(game: Game) -> dict:
 
 
 def game_detail_out(game: Game) -> dict:
-    return {**game_out(game), "booklets": [booklet_out(b) for b in game.booklets()]}
+    booklets = game.booklets()
+    return {**game_out(game, booklet_count=len(booklets)), "booklets": booklets_out(game, booklets)}
 
 
 @router.get("", response={200: list[GameOut], 401: ErrorOut, 422: ErrorOut}, url_name="oracle-game-list")
@@ -99,12 +102,9 @@ def delete_game(request, game_id: UUID):
 def list_booklets(request, game_id: UUID, kind: str = Query("", max_length=20), language: str = Query("", max_length=8)):
     """The game's booklets, base rules first, with their kind, language, pages, chunk count,
     index state and last ingestion job; `kind` and `language` filter them."""
-    booklets = get_object_or_404(Game, pk=game_id).booklets()
-    return [
-        booklet_out(b)
-        for b in booklets
-        if (not kind or b.kind == kind) and (not language or b.language == language)
-    ]
+    game = get_object_or_404(Game, pk=game_id)
+    booklets = [b for b in game.booklets() if (not kind or b.kind == kind) and (not language or b.language == language)]
+    return booklets_out(game, booklets)
 
 
 def anonymous_when_allowed(request):

@@ -2,10 +2,12 @@
 booklets found by id, deleted, their language changed.
 
 Deleting takes everything a booklet left behind: its chunk rows, its points in the vector
-store, its PDFs and page images, and — through `booklet_deleting`, which the ingest app
-answers — its ingestion caches and waiting or running jobs. Rows are the truth
-(docs/architecture.md, decision 1): a change marks the collection as changed and, when this
-process may write the index, syncs it now, so a deleted booklet leaves retrieval at once."""
+store, its PDFs and page images, and — through `booklets_busy` and `booklet_deleting`, which
+the ingest app answers — its ingestion jobs and caches. A deletion first asks whether any of
+the booklets is being read (then nothing changes: 409), and changes its rows in one
+transaction. Rows are the truth (docs/architecture.md, decision 1): a change marks the
+collection as changed and, when this process may write the index, syncs it now, so a deleted
+booklet leaves retrieval at once."""
 
 from __future__ import annotations
 
@@ -16,8 +18,11 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Count, F, Q, Window
+from django.db.models.functions import RowNumber
 from django.dispatch import Signal
 from django.utils.text import slugify
+from django.utils.translation import ngettext
 
 from .index_state import mark_changed
 from .models import Booklet, Chunk, Extension, Game
@@ -26,11 +31,15 @@ from .terms import learn_booklet_terms
 log = logging.getLogger(__name__)
 
 class BookletBusy(Exception):
-    """The booklet cannot go now (an ingestion of it is running): the API answers 409."""
+    """The booklets cannot go now (an ingestion of one is running): the API answers 409."""
 
 
-# Sent with `booklet=` before a booklet's rows go; each receiver stops what it runs for the
-# booklet and returns the files it kept for it (a list of paths), removed with the PDF.
+# Sent with `booklets=` before anything is deleted; each receiver returns what keeps them from
+# going now (a running ingestion, named so it can be cancelled), an empty list when nothing.
+booklets_busy = Signal()
+# Sent with `booklet=` inside the transaction that deletes the booklet's rows; each receiver
+# removes what it keeps for the booklet (its jobs) and returns the files it kept for it (a list
+# of paths), removed with the PDF once the rows are gone. It may still raise BookletBusy.
 booklet_deleting = Signal()
 
 
@@ -98,8 +107,9 @@ def set_booklet_language(booklet: Booklet, language: str) -> Booklet:
 def delete_booklet(booklet: Booklet) -> None:
     """The booklet and everything it left behind. A game's base booklet leaves the game in
     place without rules (its forum passages stay: the BGG sync owns them)."""
-    files = _files_of(booklet)
+    refuse_if_busy([booklet])
     with transaction.atomic():
+        files = _files_of(booklet)
         if booklet.is_extension:
             booklet.extension.delete()
         else:
@@ -115,19 +125,36 @@ def delete_booklet(booklet: Booklet) -> None:
 
 
 def delete_game(game: Game) -> None:
-    """The game with its booklets, chunks, cards, vector collections, PDFs and page images."""
+    """The game with its booklets, chunks, cards, vector collections, PDFs and page images;
+    nothing changes when one of its booklets is being read."""
     from .card_indexing import card_collection, meta_collection
 
     booklets = game.booklets()
-    files = [path for booklet in booklets for path in _files_of(booklet)]
+    refuse_if_busy(booklets)
     collections = [b.collection for b in booklets] + [card_collection(game), meta_collection(game)]
     with transaction.atomic():
+        files = [path for booklet in booklets for path in _files_of(booklet)]
         game.delete()
         for collection in collections:
             mark_changed(collection)
     for collection in collections:
         _drop_or_sync(collection, drop=True)
     remove_files(files)
+
+
+def refuse_if_busy(booklets: list[Booklet]) -> None:
+    """BookletBusy naming every running ingestion of these booklets, before anything changes."""
+    running = [found for _receiver, reply in booklets_busy.send(sender=Booklet, booklets=booklets) for found in reply or []]
+    if running:
+        raise BookletBusy(busy_message(running))
+
+
+def busy_message(running: list[str]) -> str:
+    return ngettext(
+        "L'ingestion %(jobs)s est en cours : annulez-la d'abord.",
+        "Les ingestions %(jobs)s sont en cours : annulez-les d'abord.",
+        len(running),
+    ) % {"jobs": ", ".join(running)}
 
 
 @dataclass(frozen=True)
@@ -143,9 +170,27 @@ class BookletStatus:
         return "indexed" if self.indexed_chunks == self.chunks else "pending"
 
 
+NO_CHUNKS = BookletStatus(chunks=0, indexed_chunks=0)
+
+
 def booklet_status(booklet: Booklet) -> BookletStatus:
-    rows = booklet.chunks().exclude(is_forum=True)
-    return BookletStatus(chunks=rows.count(), indexed_chunks=rows.filter(indexed=True).count())
+    return booklet_statuses(booklet.game).get(booklet.extension_id, NO_CHUNKS)
+
+
+def booklet_statuses(game: Game) -> dict:
+    """Each booklet's chunk counts by extension id (None: the base booklet), in one query;
+    forum passages are not the booklet's."""
+    rows = Chunk.objects.filter(game=game, is_forum=False)
+    counts = rows.order_by().values("extension_id").annotate(chunks=Count("pk"), indexed=Count("pk", filter=Q(indexed=True)))
+    return {row["extension_id"]: BookletStatus(chunks=row["chunks"], indexed_chunks=row["indexed"]) for row in counts}
+
+
+def last_jobs(game: Game) -> dict:
+    """Each booklet's most recent ingestion job by extension id (None: the base booklet), in
+    one query (read through the relation: the jobs belong to the ingest app, above this one)."""
+    newest_first = [F("created_at").desc(), F("pk").desc()]
+    ranked = game.ingest_jobs.annotate(rank=Window(RowNumber(), partition_by=[F("extension_id")], order_by=newest_first))
+    return {job.extension_id: job for job in ranked.filter(rank=1)}
 
 
 def _update_payloads(booklet: Booklet, **fields) -> None:

@@ -139,6 +139,11 @@ class Booklet:
         return self.extension is not None
 
     @property
+    def extension_id(self):
+        """The Extension's id, None for the base booklet (as `Chunk.extension_id`, `IngestJob.extension_id`)."""
+        return self.extension.pk if self.extension is not None else None
+
+    @property
     def collection(self) -> str:
         return f"rules_{self.slug}"
 

@@ -69,7 +69,14 @@ class IngestJobAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Relancer les ingestions en erreur ou bloquées"))
     def retry_jobs(self, request, queryset):
-        retried = sum(services.relaunch(job) for job in queryset)
+        retried = 0
+        for job in queryset.select_related("game", "extension"):
+            try:
+                services.relaunch(job)
+            except services.CannotRelaunch as exc:
+                self.message_user(request, _("« %(name)s » : %(reason)s") % {"name": job.booklet_name, "reason": exc}, messages.WARNING)
+            else:
+                retried += 1
         self.message_user(
             request,
             ngettext("%(n)d ingestion relancée.", "%(n)d ingestions relancées.", retried) % {"n": retried},

@@ -217,10 +217,13 @@ def cancel_job(request, job_id: UUID):
 @router.post("/ingest/{job_id}/retry", response={202: JobOut, 409: ErrorOut, **ERRORS}, url_name="oracle-ingest-retry")
 def retry_job(request, job_id: UUID):
     """« Relancer »: queue a failed or cancelled job again (it resumes from its caches), or
-    release a queued job whose worker cluster died. 409 for any other job."""
+    release a queued job whose worker cluster died. 409 for any other job, and for one whose
+    PDF is no longer stored (upload the booklet again)."""
     job = get_object_or_404(IngestJob.objects.select_related("game", "extension"), pk=job_id)
-    if not services.relaunch(job):
-        raise HttpError(409, _("Seule une ingestion en erreur, annulée ou bloquée en file peut être relancée (%(status)s).") % {"status": job.get_status_display()})
+    try:
+        services.relaunch(job)
+    except services.CannotRelaunch as exc:
+        raise HttpError(409, str(exc)) from None
     job.refresh_from_db()
     return Status(202, job_out(job))
 

@@ -166,7 +166,9 @@ def _events_after(job_id, last_id: int, limit: int = REPLAY_PAGE) -> list[Ingest
 
 
 def _job_finished(job_id) -> bool:
-    return IngestJob.objects.filter(pk=job_id, status__in=[IngestJob.Status.DONE, IngestJob.Status.ERROR, IngestJob.Status.CANCELLED]).exists()
+    """Over, or gone with its booklet (deleted while a client followed it)."""
+    over = [IngestJob.Status.DONE, IngestJob.Status.ERROR, IngestJob.Status.CANCELLED]
+    return not IngestJob.objects.filter(pk=job_id).exclude(status__in=over).exists()
 
 
 class Relay:

@@ -8,7 +8,8 @@ Every entry point (the wizard and `POST /api/games/ingest`, the admin's upload f
 - the admin left it to the text: the booklet takes the detected language;
 - the admin chose one and the text says otherwise: a `warning`, and the job page offers
   « Corriger la langue » (`correct_language`), which sets the detected language and updates
-  what depends on it (the chunks' payload and index, the game's translated terms).
+  what depends on it (the chunks' payload and index, the game's translated terms) through
+  `games.catalogue.set_booklet_language`, the one path the API's PATCH takes too.
 
 Why it matters: a question in the other language searches a booklet with translated words
 only if the booklet's language is right (docs/asking.md, « Across languages »).
@@ -19,13 +20,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.index_state import mark_changed
-from games.models import Booklet, Chunk, Extension, Game
-from games.terms import learn_booklet_terms
+from games.catalogue import set_booklet_language
+from games.models import Booklet, Extension, Game
 from rag import language
 
 DETECT = ""  # « Détecter »: the booklet's text says
@@ -100,16 +99,14 @@ def detected_language(job) -> str | None:
 
 def correct_language(job) -> str:
     """« Corriger la langue »: give the job's booklet the detected language, and update what
-    depends on it — the chunks' payload (re-synced to the index by its owner) and the game's
-    terms learnt from translated booklets. Returns the language set."""
+    depends on it as the API's PATCH does (`games.catalogue.set_booklet_language`: the chunks'
+    payload, re-synced to the index now when this process owns it, and the game's terms learnt
+    from translated booklets). Returns the language set."""
     detected = detected_language(job)
     if detected is None:
         raise UnknownLanguage(_("L'ingestion n'a pas encore lu la langue de ce livret."))
     booklet = fresh_booklet(job)
-    with transaction.atomic():
-        set_owner_language(booklet, detected)
-        reindex_language(booklet.collection, detected)
-    learn_booklet_terms(Game.objects.get(pk=job.game_id))
+    set_booklet_language(booklet, detected)
     job.emit("language", {**Settled(detected, booklet.language, applied=True, mismatch=False).as_event(), "corrected": True})
     return detected
 
@@ -118,15 +115,3 @@ def fresh_booklet(job) -> Booklet:
     if job.extension_id:
         return Extension.objects.select_related("game").get(pk=job.extension_id).booklet
     return Game.objects.get(pk=job.game_id).base_booklet
-
-
-def reindex_language(collection: str, code: str) -> int:
-    """The chunks carry their booklet's language in the index payload: rewrite it and let the
-    index owner re-sync the collection (games.indexing)."""
-    chunks = list(Chunk.objects.filter(collection=collection).only("pk", "payload"))
-    for chunk in chunks:
-        chunk.payload = {**chunk.payload, "language": code}
-        chunk.indexed = False
-    Chunk.objects.bulk_update(chunks, ["payload", "indexed"], batch_size=500)
-    mark_changed(collection)
-    return len(chunks)

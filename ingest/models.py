@@ -1,7 +1,9 @@
 """Ingestion jobs and the progress events they emit (stored, so streams can be replayed)."""
 
 import uuid
+from pathlib import Path
 
+from django.conf import settings
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -68,6 +70,11 @@ class IngestJob(models.Model):
     @property
     def booklet_name(self) -> str:
         return self.booklet.name
+
+    def stored_pdf(self) -> Path | None:
+        """The uploaded PDF this job reads, if it is still stored."""
+        path = Path(settings.MEDIA_ROOT) / self.pdf_path
+        return path if self.pdf_path and path.is_file() else None
 
     @property
     def is_finished(self) -> bool:

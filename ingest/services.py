@@ -170,14 +170,31 @@ def retry(job: IngestJob) -> bool:
     return moved
 
 
-def relaunch(job: IngestJob) -> bool:
+class CannotRelaunch(Exception):
+    """Why « Relancer » cannot help a job, in a sentence (the API's 409, the admin's warning)."""
+
+
+def relaunch(job: IngestJob) -> None:
     """« Relancer »: a failed or cancelled job is queued again; a queued job whose cluster died
-    with its task is released (ingest.stuck_jobs). False when there is nothing to relaunch."""
+    with its task is released (ingest.stuck_jobs). Raises CannotRelaunch for any other job,
+    and for one whose PDF is no longer stored: it could only fail again."""
     from .stuck_jobs import requeue
 
-    if retry(job):
-        return True
-    return job.status == IngestJob.Status.QUEUED and bool(requeue(job))
+    if job.status not in RELAUNCHABLE:
+        raise CannotRelaunch(not_relaunchable_message(job))
+    if job.stored_pdf() is None:
+        raise CannotRelaunch(_("Le PDF de cette ingestion n'est plus enregistré : téléversez à nouveau le livret pour le relire."))
+    if retry(job) or (job.status == IngestJob.Status.QUEUED and requeue(job)):
+        return
+    job.refresh_from_db(fields=["status"])
+    raise CannotRelaunch(not_relaunchable_message(job))
+
+
+RELAUNCHABLE = (IngestJob.Status.ERROR, IngestJob.Status.CANCELLED, IngestJob.Status.QUEUED)
+
+
+def not_relaunchable_message(job: IngestJob) -> str:
+    return _("Seule une ingestion en erreur, annulée ou bloquée en file peut être relancée (%(status)s).") % {"status": job.get_status_display()}
 
 
 def reingest(booklet, user=None) -> IngestJob:

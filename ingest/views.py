@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.catalogue import booklet_status
 from games.models import Extension, Game
 
 from . import language_choice
@@ -60,8 +61,16 @@ def ingest_correct_language(request, job_id: uuid.UUID):
     except language_choice.UnknownLanguage as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("Langue du livret corrigée : %(language)s. L'index se met à jour.") % {"language": language_choice.language_name(code)})
+        messages.success(request, corrected_message(code, booklet_status(language_choice.fresh_booklet(job)).index_state))
     return redirect("oracle-ingest-job", job_id=job.pk)
+
+
+def corrected_message(code: str, index_state: str) -> str:
+    """Whether searches already find the booklet in its language, or will once the index syncs."""
+    language = language_choice.language_name(code)
+    if index_state == "indexed":
+        return _("Langue du livret corrigée : %(language)s. Ses passages sont déjà réindexés dans cette langue.") % {"language": language}
+    return _("Langue du livret corrigée : %(language)s. L'index se met à jour.") % {"language": language}
 
 
 @staff_member_required(login_url="oracle-login")

@@ -5,6 +5,7 @@ can be issued with the account's username and password (HTTP Basic, on `POST /ap
 only); wrong passwords count towards the login lockout (django-axes) as on the login form."""
 
 from datetime import datetime
+from uuid import UUID
 
 from django.contrib.auth import authenticate
 from django.shortcuts import get_object_or_404
@@ -32,8 +33,14 @@ class PasswordAuth(HttpBasicAuth):
         return user if user is not None and user.is_active else None
 
 
+TOKEN_EXAMPLE = {"id": "3f6c1d2e-8a4b-4c5d-9e0f-1a2b3c4d5e6f", "name": "my script", "prefix": "orc_Xb3kP0aQ",
+                 "createdAt": "2026-11-30T09:12:00+00:00", "lastUsedAt": None, "revoked": False}
+
+
 class TokenOut(Schema):
-    id: int
+    model_config = {"json_schema_extra": {"examples": [TOKEN_EXAMPLE]}}
+
+    id: UUID
     name: str
     prefix: str  # the key's first characters, to recognise it
     createdAt: datetime = Field(alias="created_at")
@@ -42,6 +49,8 @@ class TokenOut(Schema):
 
 
 class NewTokenOut(TokenOut):
+    model_config = {"json_schema_extra": {"examples": [{**TOKEN_EXAMPLE, "key": "orc_Xb3kP0aQ…"}]}}
+
     key: str  # shown once: only its hash is kept
 
 
@@ -64,7 +73,7 @@ def create_token(request, payload: TokenIn):
 
 
 @router.delete("/{token_id}", response={204: None, **READ_ERRORS}, url_name="oracle-token-revoke")
-def revoke_token(request, token_id: int):
+def revoke_token(request, token_id: UUID):
     """Revoke one of the caller's tokens (another's is a 404); it stops working at once in
     this process, within ASK_LOOKUP_CACHE_S in the others (questions/lookups.py)."""
     token = get_object_or_404(ApiToken, pk=token_id, user=request.auth)

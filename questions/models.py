@@ -113,6 +113,7 @@ class ApiToken(models.Model):
     """A per-user key for REST clients (`Authorization: Bearer <key>`). Only a hash is kept:
     the key is shown once, when it is issued."""
 
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens", verbose_name=_("utilisateur"))
     name = models.CharField(_("nom"), max_length=100, blank=True)
     prefix = models.CharField(_("début de la clé"), max_length=12, editable=False)

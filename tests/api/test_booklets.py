@@ -115,3 +115,27 @@ def test_a_booklet_being_read_is_not_deleted(admin, heat):
     IngestJob.objects.create(game=heat, status=IngestJob.Status.RUNNING, pdf_path=heat.pdf.name)
     response = admin.delete(f"/api/booklets/{heat.pk}")
     assert response.status_code == 409 and Chunk.objects.filter(game=heat, extension=None).exists()
+
+
+def test_deleting_the_base_booklet_leaves_no_job_to_relaunch(admin, heat):
+    rain = Extension.objects.get(game=heat)
+    cancelled = IngestJob.objects.create(game=heat, pdf_path=heat.pdf.name, status=IngestJob.Status.CANCELLED)
+    IngestJob.objects.create(game=heat, pdf_path=heat.pdf.name, status=IngestJob.Status.QUEUED)
+
+    assert admin.delete(f"/api/booklets/{heat.pk}").status_code == 204
+
+    assert admin.get("/api/ingest", {"booklet_id": str(heat.pk)}).json()["count"] == 0
+    assert admin.get(f"/api/booklets/{heat.pk}").json()["last_job"] is None
+    assert admin.post(f"/api/ingest/{cancelled.pk}/retry").status_code == 404
+    rain_jobs = admin.get("/api/ingest", {"booklet_id": str(rain.pk)}).json()
+    assert rain_jobs["count"] == 1 and rain_jobs["items"][0]["status"] == "done"  # the expansion's stay
+
+
+def test_a_job_whose_pdf_is_gone_is_not_relaunched_and_says_why(admin, heat):
+    job = IngestJob.objects.create(game=heat, pdf_path="pdfs/heat-deleted.pdf", status=IngestJob.Status.CANCELLED)
+
+    response = admin.post(f"/api/ingest/{job.pk}/retry")
+
+    assert response.status_code == 409 and "téléversez à nouveau le livret" in response.json()["detail"]
+    job.refresh_from_db()
+    assert job.status == IngestJob.Status.CANCELLED

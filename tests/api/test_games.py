@@ -87,3 +87,31 @@ def test_a_game_whose_ingestion_runs_is_not_deleted(admin, heat):
 
     assert response.status_code == 409 and "annulez" in response.json()["detail"]
     assert Game.objects.filter(pk=heat.pk).exists()
+
+
+def test_a_game_is_deleted_whole_or_not_at_all_when_a_later_booklet_is_being_read(admin, heat, store):
+    rain = Extension.objects.get(game=heat)
+    waiting = IngestJob.objects.create(game=heat, status=IngestJob.Status.QUEUED, pdf_path=heat.pdf.name)
+    running = IngestJob.objects.create(game=heat, extension=rain, status=IngestJob.Status.RUNNING, pdf_path=rain.pdf.name)
+    pdfs = [Path(settings.MEDIA_ROOT) / b.pdf.name for b in heat.booklets()]
+
+    response = admin.delete(f"/api/games/{heat.pk}")
+
+    assert response.status_code == 409 and response.json()["errors"] == []
+    assert str(running.pk) in response.json()["detail"] and "Pluie" in response.json()["detail"]
+    waiting.refresh_from_db()
+    assert waiting.status == IngestJob.Status.QUEUED  # the base booklet, before it, untouched
+    assert admin.get(f"/api/games/{heat.pk}").json()["booklet_count"] == 2
+    assert all(p.exists() for p in pdfs) and all(store.count(b.collection) for b in heat.booklets())
+
+
+def test_every_running_ingestion_of_the_game_is_named_in_the_refusal(admin, heat):
+    rain = Extension.objects.get(game=heat)
+    jobs = [
+        IngestJob.objects.create(game=heat, status=IngestJob.Status.RUNNING, pdf_path=heat.pdf.name),
+        IngestJob.objects.create(game=heat, extension=rain, status=IngestJob.Status.RUNNING, pdf_path=rain.pdf.name),
+    ]
+
+    detail = admin.delete(f"/api/games/{heat.pk}").json()["detail"]
+
+    assert all(str(job.pk) in detail for job in jobs) and "annulez-les" in detail

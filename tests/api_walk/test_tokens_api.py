@@ -80,3 +80,15 @@ def test_a_visitor_is_asked_to_sign_in(client, bob):
 def test_an_inactive_account_gets_no_token(client):
     UserFactory(username="gone", is_active=False)
     assert issue(client, basic("gone")).status_code == 401
+
+
+def test_a_token_is_named_by_a_uuid_as_every_resource(client, bob):
+    import uuid
+
+    client.force_login(bob)
+    created = issue(client, {}).json()
+    assert uuid.UUID(created["id"]) and client.get("/api/tokens").json()["items"][0]["id"] == created["id"]
+
+    by_number = client.delete("/api/tokens/1")
+    assert by_number.status_code == 422 and by_number.json()["errors"][0]["field"] == "token_id"
+    assert client.delete(f"/api/tokens/{created['id']}").status_code == 204

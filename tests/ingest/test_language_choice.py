@@ -1,10 +1,16 @@
 """A booklet's language: left to detection it is read in the text; chosen and contradicted by
 the text, one call (the job page's button) corrects it and what depends on it."""
 
-import pytest
+import html
 
-from games.models import Chunk, Game, IndexState
+import pytest
+from django.urls import reverse
+
+from games.catalogue import booklet_status
+from games.indexing import sync_if_changed
+from games.models import Chunk, Game
 from ingest import language_choice
+from runtime import components
 from tests.factories import GameFactory
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
 from tests.ingest.running import ingest_inline
@@ -52,16 +58,51 @@ def test_a_chosen_language_the_text_contradicts_is_corrected_with_what_depends_o
     job = ingest_inline(rulebook_pdf(tmp_path / "heat.pdf", ENGLISH), new_game_name="Heat", language="fr")
     event = job.events.get(event="language").data
     assert event["mismatch"] and event["detected"] == "en" and Game.objects.get(pk=job.game_id).language == "fr"
-    version = IndexState.objects.get(collection="rules_heat").version
+    store = components.vector_store()
+    sync_if_changed(store)
+    assert {point.payload["language"] for point in store.scroll("rules_heat")} == {"fr"}
 
     assert language_choice.correct_language(job) == "en"
 
-    assert Game.objects.get(pk=job.game_id).language == "en"
-    chunks = Chunk.objects.filter(collection="rules_heat")
-    assert {c.payload["language"] for c in chunks} == {"en"} and not any(c.indexed for c in chunks)
-    assert IndexState.objects.get(collection="rules_heat").version > version  # the index owner re-syncs
+    heat = Game.objects.get(pk=job.game_id)
+    assert heat.language == "en"
+    assert {c.payload["language"] for c in Chunk.objects.filter(collection="rules_heat")} == {"en"}
+    # Searched in its language at once: this process owns the index, as the web process that
+    # serves the button does (the API's PATCH takes the same path).
+    assert {point.payload["language"] for point in store.scroll("rules_heat")} == {"en"}
+    assert booklet_status(heat.base_booklet).index_state == "indexed"
     corrected = job.events.filter(event="language").last().data
     assert corrected["corrected"] and corrected["declared"] == "fr" and corrected["detected"] == "en"
+
+
+@pytest.mark.django_db
+def test_the_job_page_says_the_corrected_booklet_is_already_searched_in_its_language(client, alice, tmp_path):
+    job = ingest_inline(rulebook_pdf(tmp_path / "heat.pdf", ENGLISH), new_game_name="Heat", language="fr")
+    client.force_login(alice)
+
+    response = client.post(reverse("oracle-ingest-correct-language", args=[job.pk]), follow=True)
+
+    page = html.unescape(response.content.decode())
+    assert "Langue du livret corrigée : anglais. Ses passages sont déjà réindexés dans cette langue." in page
+    assert {point.payload["language"] for point in components.vector_store().scroll("rules_heat")} == {"en"}
+
+
+@pytest.mark.django_db
+def test_when_another_process_owns_the_index_the_job_page_says_it_is_updating(client, alice, tmp_path, monkeypatch):
+    from rag.store_base import VectorStoreError
+
+    job = ingest_inline(rulebook_pdf(tmp_path / "heat.pdf", ENGLISH), new_game_name="Heat", language="fr")
+
+    def locked():
+        raise VectorStoreError("the local store belongs to another process")
+
+    monkeypatch.setattr(components, "vector_store", locked)
+    client.force_login(alice)
+
+    response = client.post(reverse("oracle-ingest-correct-language", args=[job.pk]), follow=True)
+
+    assert "Langue du livret corrigée : anglais. L'index se met à jour." in html.unescape(response.content.decode())
+    assert booklet_status(Game.objects.get(pk=job.game_id).base_booklet).index_state == "pending"  # its owner syncs it
 
 
 @pytest.mark.django_db

@@ -1,0 +1,57 @@
+"""API token ids became UUIDs (questions 0005): the tokens issued before keep working, with
+their name, dates and revocation, and the migration goes back as well as forward."""
+
+from datetime import datetime, timezone
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from tests.factories import UserFactory
+
+BEFORE = [("questions", "0004_verbose_names")]
+AFTER = [("questions", "0005_apitoken_uuid_primary_key")]
+ISSUED = datetime(2026, 11, 2, 8, 30, tzinfo=timezone.utc)
+
+
+def migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tokens_issued_before_the_uuid_ids_keep_working(client):
+    from questions.models import ApiToken
+
+    bob = UserFactory(username="bob")
+    old_apps = migrate(BEFORE)
+    try:
+        OldToken = old_apps.get_model("questions", "ApiToken")
+        live = OldToken.objects.create(user_id=bob.pk, name="bot", prefix="orc_live", key_hash=ApiToken.hash_key("orc_live-key"))
+        OldToken.objects.create(user_id=bob.pk, name="old", prefix="orc_gone", key_hash=ApiToken.hash_key("orc_gone-key"), revoked=True)
+        OldToken.objects.filter(pk=live.pk).update(created_at=ISSUED)
+        assert isinstance(live.pk, int)
+    finally:
+        migrate(AFTER)
+
+    tokens = {t.name: t for t in ApiToken.objects.all()}
+    assert set(tokens) == {"bot", "old"} and tokens["old"].revoked and tokens["bot"].created_at == ISSUED
+    listed = client.get("/api/tokens", headers={"Authorization": "Bearer orc_live-key"})
+    assert listed.status_code == 200
+    assert sorted(t["id"] for t in listed.json()["items"]) == sorted(str(t.pk) for t in tokens.values())
+    assert client.get("/api/tokens", headers={"Authorization": "Bearer orc_gone-key"}).status_code == 401
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_uuid_migration_goes_back_with_the_tokens():
+    from questions.models import ApiToken
+
+    bob = UserFactory(username="bob")
+    ApiToken.issue(bob, "bot")
+    try:
+        OldToken = migrate(BEFORE).get_model("questions", "ApiToken")
+        assert [(t.name, isinstance(t.pk, int)) for t in OldToken.objects.all()] == [("bot", True)]
+    finally:
+        migrate(AFTER)
