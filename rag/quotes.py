@@ -27,6 +27,7 @@ SHORT_SENTENCE = 120  # a sentence this short is quoted with the next one (same 
 EXAMPLE_WEIGHT = 0.01  # a sentence of an "Example:" paragraph is quoted only when no other shares a word
 EXAMPLE_PREFIXES = ("Example", "Exemple")
 TABLE_CELL = 60  # a line this short without a full stop, among others like it, is a table row
+RARITY_TIE_BREAK = 2  # the rarity of the words a sentence holds only breaks ties of their count
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n(?=\s*(?:[-•*–]|\d+[.)]|\d{3}\.\d))")
 _MID_SENTENCE = re.compile(r"^[a-zàâçéèêëîïôûùüÿœ,;:)\]]")
@@ -117,7 +118,7 @@ def best_quote(question: str, chunk: RetrievedChunk, embedder=None) -> Quote | N
     if not spans:
         return None
     scores = [float(s) for s in shared_words(question, chunk, [s.text for s in spans])]
-    if max(scores) == 0 and embedder is not None and len(spans) > 1:
+    if max(scores) < 1 and embedder is not None and len(spans) > 1:
         # Cross-lingual question: no shared words, so compare meanings.
         candidates = spans[:16]
         vectors = embedder.embed_passages([s.text for s in candidates])
@@ -166,15 +167,28 @@ def _is_table_row(text: str) -> bool:
     return bool(lines) and all(len(line) <= TABLE_CELL and not line.rstrip().endswith(".") for line in lines)
 
 
-def shared_words(question: str, chunk: RetrievedChunk, texts: list[str]) -> list[int]:
+def shared_words(question: str, chunk: RetrievedChunk, texts: list[str]) -> list[float]:
     """How many of the question's words each text holds; for a booklet in the other language,
-    a word counts through its translations too (as in the BM25 search, rag.retrieve)."""
+    a word counts through its translations too (as in the BM25 search, rag.retrieve).
+
+    Between texts holding as many words, the one holding the rarer ones (in fewer of the
+    `texts`) comes first: each held word adds less than 1/RARITY_TIE_BREAK of a word more
+    the fewer texts hold it. « How does regeneration work? » in a passage of skills: every
+    sentence says "work" or "unit", one says "Regeneration"."""
     asked_in = language.detect(question)
     if language.is_other_language(asked_in, chunk.booklet.language):
-        query = translated_query(question, asked_in, language.normalise(chunk.booklet.language), lexicon())
-        return [sum(1 for group in query.groups if group & set(tokenize(text))) for text in texts]
-    wanted = set(tokenize(question))
-    return [len(wanted & set(tokenize(text))) for text in texts]
+        groups = translated_query(question, asked_in, language.normalise(chunk.booklet.language), lexicon()).groups
+    else:
+        groups = tuple(frozenset({term}) for term in dict.fromkeys(tokenize(question)))
+    held = [[bool(group & terms) for group in groups] for terms in (set(tokenize(text)) for text in texts)]
+    if not texts or not groups:
+        return [0.0] * len(texts)
+    df = [sum(row[i] for row in held) for i in range(len(groups))]
+    rarity = [1.0 - df[i] / len(texts) for i in range(len(groups))]
+    return [
+        sum(row) + sum(rarity[i] for i, has in enumerate(row) if has) / (RARITY_TIE_BREAK * len(groups))
+        for row in held
+    ]
 
 
 def key_term_coverage(question: str, chunk: RetrievedChunk, quote: str) -> float:

@@ -38,6 +38,8 @@ FORUM_FREE_INTENTS = {"synergy", "deckbuilding", "meta"}
 # get this much more (the reported cosine is left as it is). Dev split: rulebooks R@1 0.681 →
 # 0.736 with 0.02, first citation 0.625 → 0.681 (0.04 did no better).
 OTHER_LANGUAGE_COSINE = 0.02
+EXAMPLE_PREFIXES = ("Example", "Exemple")
+EXAMPLE_SHARE = 0.6  # a chunk this much made of "Example:" paragraphs illustrates its rule
 
 _RULE_NUMBER_RE = re.compile(r"\b(\d{3}\.\d+[a-z]?)\b", re.IGNORECASE)
 _NAMED_RULE_RE = re.compile(
@@ -195,7 +197,7 @@ def retrieve(
     numbers = rule_numbers_in(question)
     fused = _fuse(lists, rule_hits, numbers, intent, fusion_v2)
     by_collection = {b.collection: b for b in booklets}
-    chunks = [_to_chunk(f, by_collection, dense_scores, numbers) for f in fused]
+    chunks = statements_before_examples([_to_chunk(f, by_collection, dense_scores, numbers) for f in fused])
     start = timer.mark("fusion", start)
     reranked = reranker is not None and bool(chunks)
     chunks = _rerank(question, chunks, reranker, timer, start) if reranked else chunks
@@ -391,6 +393,34 @@ def _rule_numbers_first(fused: list[Fused], rule_hits: list[Hit], numbers: list[
         entry.score = top - offset * 0.01
     rest = [f for f in fused if f not in stating]
     return stating + rest
+
+
+def illustrates(chunk: RetrievedChunk) -> bool:
+    """Is the chunk mostly "Example:" paragraphs — the part of a long numbered rule that holds
+    its illustrations (« 702.19. Trample » then examples only), not its statements?"""
+    paragraphs = [p.strip() for p in chunk.text.split("\n\n") if p.strip()]
+    total = sum(len(p) for p in paragraphs)
+    examples = sum(len(p) for p in paragraphs if p.startswith(EXAMPLE_PREFIXES))
+    return bool(total) and examples / total >= EXAMPLE_SHARE
+
+
+def statements_before_examples(chunks: list[RetrievedChunk]) -> list[RetrievedChunk]:
+    """A part of a numbered rule made of its examples comes after a part of the same rule that
+    states it, when both are candidates: the player is quoted the rule, then may read the
+    illustration (the Comprehensive Rules' 702.19 is cut into parts; its examples-only part
+    led « my trampler is blocked by a 1/1 » before 702.19b)."""
+    out = list(chunks)
+    for chunk in chunks:
+        rule = chunk.payload.get("rule")
+        if not rule or not illustrates(chunk):
+            continue
+        at = out.index(chunk)
+        statement = next((c for c in out[at + 1:] if c.payload.get("rule") == rule and c.booklet == chunk.booklet
+                          and not illustrates(c)), None)
+        if statement is not None:
+            out.remove(statement)
+            out.insert(at, statement)
+    return out
 
 
 def _to_chunk(fused: Fused, by_collection: dict, dense_scores: dict, numbers: list[str]) -> RetrievedChunk:

@@ -63,3 +63,14 @@ def test_a_table_row_is_quoted_with_the_line_that_labels_it():
     answer = extractive_answer("Combien de points pour l'arrivée au Phare en 1er ?", [table], best_score=0.9, min_score=0.8)
     quote = CITATION.search(answer)["quote"]
     assert "Arrivée au Phare, 1er" in quote and "10 points" in quote
+
+
+def test_between_sentences_holding_as_many_words_the_rarer_word_is_quoted():
+    # Each sentence holds two of the question's words; "unit" is in all three, "work" in two,
+    # "regeneration" in one: the tie goes to the sentence holding the rarer word, not the first.
+    english = BookletRef("rules_war", "wargame", "Wargame", "base", language="en")
+    passage = chunk("Scout: a unit works alone on the flank. Slow: a slow unit works at half speed. "
+                    "Regeneration: when this unit takes a wound, roll one die. On a 5+ it is ignored.",
+                    13, booklet=english)
+    answer = extractive_answer("Does regeneration work on a unit?", [passage], best_score=0.9, min_score=0.8)
+    assert CITATION.search(answer)["quote"].startswith("Regeneration: when this unit takes a wound")

@@ -100,3 +100,22 @@ def test_a_booklet_of_unknown_language_is_searched_with_the_question_as_asked(st
     )
 
     assert all(c.booklet.name != "Heavy Rain" for c in found.chunks)
+
+
+def test_a_rules_examples_only_part_comes_after_the_part_that_states_it():
+    from rag.retrieve import BookletRef, RetrievedChunk, statements_before_examples
+
+    cr = BookletRef("rules_cr", "cr", "Comprehensive Rules", language="en")
+
+    def part(name, text, rule):
+        return RetrievedChunk(id=name, booklet=cr, payload={"text": text, "rule": rule}, score=1.0, fusion_score=1.0)
+
+    examples = part("702.19-2", "702.19. Trample\n\n128\n\nExample: A 2/2 creature that can block an additional "
+                    "creature blocks two attackers: a 1/1 with no abilities and a 3/3 with trample.", "702.19")
+    other = part("510.1", "510.1c A blocked creature assigns its combat damage to the creatures blocking it.", "510.1")
+    statement = part("702.19-1", "702.19. Trample\n\n702.19b The controller of an attacking creature with "
+                     "trample first assigns damage to the creature(s) blocking it.", "702.19")
+
+    ordered = statements_before_examples([examples, other, statement])
+    assert [c.id for c in ordered] == ["702.19-1", "702.19-2", "510.1"]
+    assert statements_before_examples([other, statement, examples]) == [other, statement, examples]
