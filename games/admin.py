@@ -48,16 +48,20 @@ class GameAdmin(admin.ModelAdmin):
 
     def save_model(self, request, game, form, change):
         super().save_model(request, game, form, change)
-        if change and "language" in form.changed_data:
+        if not change:
+            return
+        if "language" in form.changed_data:
             catalogue.set_booklet_language(game.base_booklet, game.language)
+        if {"name", "booklet_name"} & set(form.changed_data):  # every chunk carries the game's name, the base its booklet's
+            catalogue.rename_game(game, game.name)
 
     def save_formset(self, request, form, formset, change):
-        """A booklet's language changed here is changed as the API and the job page do."""
-        changed = [f.instance for f in formset.initial_forms if "language" in f.changed_data]
+        """A booklet's language or name changed here is changed as the API and the job page do."""
+        changed = [(f.instance, f.changed_data) for f in formset.initial_forms if {"language", "name"} & set(f.changed_data)]
         super().save_formset(request, form, formset, change)
-        for extension in changed:
+        for extension, fields in changed:
             if Extension.objects.filter(pk=extension.pk).exists():  # not deleted by the same form
-                catalogue.set_booklet_language(extension.booklet, extension.language)
+                sync_extension(extension, fields)
 
     def delete_model(self, request, game):
         """Everything the game left behind goes too (games.catalogue), as with the API."""
@@ -77,14 +81,23 @@ class ExtensionAdmin(admin.ModelAdmin):
 
     def save_model(self, request, extension, form, change):
         super().save_model(request, extension, form, change)
-        if change and "language" in form.changed_data:
-            catalogue.set_booklet_language(extension.booklet, extension.language)
+        if change:
+            sync_extension(extension, form.changed_data)
 
     def delete_model(self, request, extension):
         delete_through_catalogue(self, request, [extension.booklet], catalogue.delete_booklet)
 
     def delete_queryset(self, request, queryset):
         delete_through_catalogue(self, request, [e.booklet for e in queryset.select_related("game")], catalogue.delete_booklet)
+
+
+def sync_extension(extension: Extension, changed_fields) -> None:
+    """What its chunks carry to answers follows the admin's edit: the language (re-indexed)
+    and the name answers cite."""
+    if "language" in changed_fields:
+        catalogue.set_booklet_language(extension.booklet, extension.language)
+    if "name" in changed_fields:
+        catalogue.rename_booklet(extension.booklet, extension.name)
 
 
 def delete_through_catalogue(model_admin, request, rows, delete) -> None:

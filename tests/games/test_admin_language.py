@@ -36,3 +36,26 @@ def test_a_game_whose_language_is_changed_in_the_admin_carries_it_to_its_base_ch
 
     assert response.status_code == 302 and Game.objects.get(pk=heat.pk).language == "en"
     assert [c.payload["language"] for c in Chunk.objects.filter(game=heat)] == ["en"]
+
+
+def test_a_booklet_renamed_in_the_admin_is_cited_under_its_new_name(client, alice):
+    """Answers cite the name the chunks carry: an admin rename reaches them, as the API's does."""
+    heat = GameFactory(name="Heat", slug="heat", language="fr")
+    ChunkFactory(game=heat, payload={"language": "fr", "game_name": "Heat", "booklet_name": "Heat"})
+    rain = ExtensionFactory(game=heat, name="Pluie", slug="heat-pluie", language="fr")
+    ChunkFactory(game=heat, extension=rain, payload={"language": "fr", "game_name": "Heat", "booklet_name": "Pluie"})
+    client.force_login(alice)
+
+    client.post(
+        f"/admin/games/game/{heat.pk}/change/",
+        {"name": "Heat: Pedal to the Metal", "slug": "heat", "language": "fr", "description": "", "bgg_metadata": "{}",
+         "card_game": "", "booklet_name": "Règles", "extensions-TOTAL_FORMS": "0", "extensions-INITIAL_FORMS": "0"},
+    )
+    client.post(
+        f"/admin/games/extension/{rain.pk}/change/",
+        {"game": heat.pk, "name": "Pluie battante", "slug": "heat-pluie", "kind": "extension", "language": "fr"},
+    )
+
+    base = Chunk.objects.get(game=heat, extension=None).payload
+    assert (base["game_name"], base["booklet_name"]) == ("Heat: Pedal to the Metal", "Règles")
+    assert Chunk.objects.get(extension=rain).payload["booklet_name"] == "Pluie battante"
