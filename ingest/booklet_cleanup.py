@@ -35,10 +35,15 @@ def running_ingestions(sender, booklets, **kwargs) -> list[str]:
 
 def on_booklet_deleting(sender, booklet, **kwargs) -> list[Path]:
     jobs = jobs_of([booklet])
+    waiting = list(jobs.filter(status__in=(IngestJob.Status.QUEUED, IngestJob.Status.SCHEDULED)))
+    # Write before checking: once cancelled (and locked until this transaction ends), a waiting
+    # job can no longer be started by a worker (its start is a conditional QUEUED → RUNNING
+    # update), so the check below cannot miss one that starts in between.
+    jobs.filter(pk__in=[job.pk for job in waiting], status__in=(IngestJob.Status.QUEUED, IngestJob.Status.SCHEDULED)).update(
+        status=IngestJob.Status.CANCELLED)
     running = running_ingestions(sender, [booklet])
     if running:  # started since the deletion asked: the transaction rolls back
         raise BookletBusy(busy_message(running))
-    waiting = jobs.filter(status__in=(IngestJob.Status.QUEUED, IngestJob.Status.SCHEDULED))
     Schedule.objects.filter(name__in=[schedule_name(job) for job in waiting]).delete()
     media = Path(settings.MEDIA_ROOT)
     uploads = [media / path for path in jobs.exclude(pdf_path="").values_list("pdf_path", flat=True)]

@@ -197,10 +197,11 @@ def retrieve(
     numbers = rule_numbers_in(question)
     fused = _fuse(lists, rule_hits, numbers, intent, fusion_v2)
     by_collection = {b.collection: b for b in booklets}
-    chunks = statements_before_examples([_to_chunk(f, by_collection, dense_scores, numbers) for f in fused])
+    chunks = [_to_chunk(f, by_collection, dense_scores, numbers) for f in fused]
     start = timer.mark("fusion", start)
     reranked = reranker is not None and bool(chunks)
     chunks = _rerank(question, chunks, reranker, timer, start) if reranked else chunks
+    chunks = statements_before_examples(chunks)  # after the reranker, which would undo it
     chunks = overrides_first(chunks)  # an expansion's change before the base rule it changes
     return Retrieval(
         chunks=chunks[:top_k], timings_ms=timer.timings, rule_numbers=numbers, candidates=len(fused), reranked=reranked

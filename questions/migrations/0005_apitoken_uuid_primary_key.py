@@ -25,6 +25,15 @@ def copy_to_uuid_table(apps, schema_editor):
         new.objects.filter(key_hash=row["key_hash"]).update(created_at=row["created_at"])
 
 
+def give_the_content_type_back(apps, schema_editor):
+    """Backwards, `migrate` follows the RenameModel below with a rename of the tokens' content
+    type (and so of its permissions and admin history) to the temporary model's name; the
+    integer table is the model that keeps them."""
+    content_types = apps.get_model("contenttypes", "ContentType").objects.using(schema_editor.connection.alias)
+    if not content_types.filter(app_label="questions", model="apitoken").exists():
+        content_types.filter(app_label="questions", model="apitokenwithuuid").update(model="apitoken")
+
+
 def copy_back_to_integer_table(apps, schema_editor):
     old, new = apps.get_model("questions", "ApiTokenWithUuid"), apps.get_model("questions", "ApiToken")
     for row in old.objects.values(*COPIED):
@@ -36,6 +45,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("questions", "0004_verbose_names"),
+        ("contenttypes", "0002_remove_content_type_name"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
@@ -68,6 +78,7 @@ class Migration(migrations.Migration):
         ),
         migrations.RunPython(copy_to_uuid_table, copy_back_to_integer_table),
         migrations.DeleteModel(name="ApiToken"),
+        migrations.RunPython(migrations.RunPython.noop, give_the_content_type_back),
         migrations.RenameModel(old_name="ApiTokenWithUuid", new_name="ApiToken"),
         migrations.AlterField(
             model_name="apitoken",

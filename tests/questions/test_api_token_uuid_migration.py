@@ -55,3 +55,27 @@ def test_the_uuid_migration_goes_back_with_the_tokens():
         assert [(t.name, isinstance(t.pk, int)) for t in OldToken.objects.all()] == [("bot", True)]
     finally:
         migrate(AFTER)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_going_back_keeps_the_tokens_permissions():
+    """`migrate` renames a renamed model's content type too: going back must not leave the
+    tokens' permissions (given to groups and users) on a content type of no model."""
+    from django.contrib.auth.models import Permission
+    from django.contrib.contenttypes.models import ContentType
+    from django.core.management import call_command
+
+    from questions.models import ApiToken
+
+    tokens_type = ContentType.objects.get_for_model(ApiToken)
+    permissions = set(Permission.objects.filter(content_type=tokens_type).values_list("pk", flat=True))
+    assert permissions
+    try:
+        call_command("migrate", "questions", "0004_verbose_names", verbosity=0)
+        back = ContentType.objects.get(pk=tokens_type.pk)
+        assert (back.app_label, back.model) == ("questions", "apitoken")
+    finally:
+        call_command("migrate", "questions", verbosity=0)
+    ContentType.objects.clear_cache()
+    assert ContentType.objects.get_for_model(ApiToken).pk == tokens_type.pk
+    assert set(Permission.objects.filter(content_type=tokens_type).values_list("pk", flat=True)) == permissions
