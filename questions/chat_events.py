@@ -3,11 +3,11 @@ data are server-rendered partials the htmx SSE extension swaps into the turn.
 
 Subscribes to the answer's live group FIRST (runtime/live_events.py), then reads the stored
 Question: already answered, it sends the final turn at once; otherwise it catches up with
-the text written so far (this process's own record, or — the answer being written by
-another web process — the group's next `snapshot`) and relays each event of the ask flow:
-`phase` (the line saying what the Oracle does), `context` (the passages found), `token`
-(the answer's text, escaped), `done` (the final turn, also on error), with a comment as
-heartbeat while nothing happens, and ends after `done`."""
+the phase, the passages found and the text written so far (this process's own record, or —
+the answer being written by another web process — the group's next `snapshot`) and relays
+each event of the ask flow: `phase` (the line saying what the Oracle does), `context` (the
+passages found), `token` (the answer's text, escaped), `done` (the final turn, also on
+error), with a comment as heartbeat while nothing happens, and ends after `done`."""
 
 from __future__ import annotations
 
@@ -74,15 +74,21 @@ def _event_sse(event) -> str | None:
     return None
 
 
-def _catch_up(phase: str, text: str) -> list[str]:
-    return ([sse("phase", escape(phase))] if phase else []) + ([sse("token", token_html(text))] if text else [])
+def _catch_up(phase: str, text: str, context: dict | None = None) -> list[str]:
+    """What a late listener gets at once: the last phase, the passages of the last `context`
+    event (sent before it listened: it would only see them at `done`), the text so far."""
+    return (
+        ([sse("phase", escape(phase))] if phase else [])
+        + ([sse("context", context_html(context))] if context else [])
+        + ([sse("token", token_html(text))] if text else [])
+    )
 
 
 class Follower:
     """What a relay sends for each live event of an answer. `seen`: the id of the last event
     the text already sent covers. A listener in another web process than the one writing the
     answer, arriving after its first event, holds the events back until the next `snapshot`
-    gives the text so far (ask_flow/background.py)."""
+    gives the text so far, the last phase and the passages (ask_flow/background.py)."""
 
     def __init__(self, seen: int):
         self.seen = seen
@@ -92,7 +98,9 @@ class Follower:
         if self.held is not None and event.id is not None:  # (an event without id is relayed as it is)
             if event.name == SNAPSHOT:  # everything up to its id, then what came after it
                 later, self.held, self.seen = self.held, None, int(event.id)
-                return _catch_up(event.data.get("phase", ""), event.data.get("text", "")) + self._relayed(later)
+                data = event.data
+                caught_up = _catch_up(data.get("phase", ""), data.get("text", ""), data.get("context"))
+                return caught_up + self._relayed(later)
             if int(event.id) != 1:
                 self.held.append(event)
                 return []
@@ -119,8 +127,8 @@ async def relay(question_id, heartbeat_s: float):
             yield sse("done", await executors.setup_async(_final_html)(question_id))
             return
         yield ": listening\n\n"
-        seen, text, phase = streamed_so_far(question_id)  # a late listener (a reload) starts from there
-        for chunk in _catch_up(phase, text):
+        seen, text, phase, context = streamed_so_far(question_id)  # a late listener (a reload) starts from there
+        for chunk in _catch_up(phase, text, context):
             yield chunk
         follower, quiet = Follower(seen), 0
         while True:

@@ -8,6 +8,7 @@ import logging
 import threading
 import time
 from concurrent.futures import Future
+from typing import NamedTuple
 
 from django.utils import translation
 from django.utils.translation import gettext
@@ -27,17 +28,23 @@ SNAPSHOT = "snapshot"  # on the live group only: what a listener of another proc
 SNAPSHOT_EVERY_S = 0.5
 
 _streamed_lock = threading.Lock()
-# answers being written in this process: (last event id, token texts, last phase label)
-_streamed: dict[str, tuple[int, list[str], str]] = {}
+# answers being written in this process: (last event id, token texts, last phase label, last context payload)
+_streamed: dict[str, tuple[int, list[str], str, dict | None]] = {}
 
 
-def streamed_so_far(question_id) -> tuple[int, str, str]:
-    """The id of the last event published for this answer by this process, the text its
-    tokens carried so far and the last phase's label ((0, "", "") when none): a relay that
-    subscribes late starts from there and skips the events up to that id."""
+class SoFar(NamedTuple):
+    last_id: int  # the id of the last event published for the answer by this process
+    text: str  # what its tokens carried so far
+    phase: str  # the last phase's label
+    context: dict | None  # the last `context` event's payload (the passages), None before it
+
+
+def streamed_so_far(question_id) -> SoFar:
+    """Where the answer written by this process stands ((0, "", "", None) when none): a relay
+    that subscribes late starts from there and skips the events up to `last_id`."""
     with _streamed_lock:
-        last_id, parts, phase = _streamed.get(str(question_id), (0, [], ""))
-        return last_id, "".join(parts), phase
+        last_id, parts, phase, context = _streamed.get(str(question_id), (0, [], "", None))
+        return SoFar(last_id, "".join(parts), phase, context)
 
 
 def publishing(question_id, emit: Emit | None = None) -> Emit:
@@ -46,29 +53,33 @@ def publishing(question_id, emit: Emit | None = None) -> Emit:
     then hands it to `emit` (the JSON API's own stream), if any. Never raises.
 
     After each `phase` event, and after a `token` once SNAPSHOT_EVERY_S passed since the last
-    one, it also publishes a `snapshot` ({text, phase}: the answer so far, with the id of the
-    last event it covers): a relay in another web process, which has no `streamed_so_far`,
-    catches up from it (questions/chat_events.py)."""
+    one, it also publishes a `snapshot` ({text, phase, context}: the answer so far, its last
+    phase and the payload of its last `context` event, with the id of the last event it
+    covers): a relay in another web process, which has no `streamed_so_far`, catches up from
+    it (questions/chat_events.py)."""
     group = live_events.answer_group(question_id)
     key = str(question_id)
     snapshot_at = [time.monotonic()]
 
     def publish_and_emit(name: str, data: dict) -> None:
         with _streamed_lock:
-            last_id, parts, phase = _streamed.get(key, (0, [], ""))
+            last_id, parts, phase, context = _streamed.get(key, (0, [], "", None))
             if name == "token":
                 parts.append(data.get("text", ""))
             elif name == "phase":
                 phase = data.get("label", "")
+            elif name == "context":
+                context = data
             if name in ("done", "error"):
                 _streamed.pop(key, None)
             else:
-                _streamed[key] = (last_id + 1, parts, phase)
+                _streamed[key] = (last_id + 1, parts, phase, context)
             live_events.publish(group, name, data, event_id=last_id + 1)
             now = time.monotonic()
             if name == "phase" or (name == "token" and now - snapshot_at[0] >= SNAPSHOT_EVERY_S):
                 snapshot_at[0] = now
-                live_events.publish(group, SNAPSHOT, {"text": "".join(parts), "phase": phase}, event_id=last_id + 1)
+                so_far = {"text": "".join(parts), "phase": phase, "context": context}
+                live_events.publish(group, SNAPSHOT, so_far, event_id=last_id + 1)
         if emit is not None:
             emit(name, data)
 

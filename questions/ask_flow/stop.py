@@ -1,6 +1,7 @@
 """Stopping an answer: the player's « Arrêter » sets a per-question signal that the answer step
-checks between streamed tokens. The signal lives in this process (seen at once) and in the
-cache (seen by another web process sharing it, read at most every CHECK_EVERY_S)."""
+checks before each LLM call and between streamed tokens. The signal lives in this process (seen
+at once) and in the cache (seen by another web process sharing it, read at most every
+CHECK_EVERY_S)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import threading
 import time
 
 from django.core.cache import cache
+
+from rag.llm.base import AnswerStopped
 
 CHECK_EVERY_S = 0.3
 KEEP_S = 600
@@ -56,14 +59,13 @@ class StopSignal:
         return self._seen
 
 
-class AnswerStopped(Exception):
-    """Raised out of a `StoppableLLM` stream once the player stopped the answer."""
-
-
 class StoppableLLM:
-    """An LLM backend whose calls end with `AnswerStopped` once the player pressed « Arrêter »,
-    checked between streamed tokens: the deck builders (games.deck_requests, games.deck_phase1)
-    stream through code that knows nothing of stopping, the answer step catches it."""
+    """An LLM backend whose calls end with `AnswerStopped` once the player pressed « Arrêter »:
+    checked before each call starts (a stop pressed while the deck is prepared launches no
+    paid call), after each `complete`, and between streamed tokens. The deck builders
+    (games.deck_requests, games.deck_phase1) call it through code that knows nothing of
+    stopping: `AnswerStopped` is a BaseException, so rag's `except Exception` fall-backs
+    let it through, and the answer step catches it."""
 
     def __init__(self, llm, question_id):
         self._llm = llm
@@ -72,12 +74,16 @@ class StoppableLLM:
     def __getattr__(self, name):  # name, available, health…: the backend's own
         return getattr(self._llm, name)
 
+    def _check(self) -> None:
+        if self._stop.stopped():
+            raise AnswerStopped
+
     def stream(self, *args, **kwargs):
+        self._check()  # a generator: runs at the first token asked, before the backend is called
         deltas = self._llm.stream(*args, **kwargs)
         try:
             for delta in deltas:
-                if self._stop.stopped():
-                    raise AnswerStopped
+                self._check()
                 yield delta
         finally:
             close = getattr(deltas, "close", None)
@@ -85,6 +91,7 @@ class StoppableLLM:
                 close()  # a subprocess or HTTP stream is ended, not left to the collector
 
     def complete(self, *args, **kwargs):
-        if self._stop.stopped():
-            raise AnswerStopped
-        return self._llm.complete(*args, **kwargs)
+        self._check()
+        text = self._llm.complete(*args, **kwargs)
+        self._check()  # stopped during the call: its result starts nothing more
+        return text

@@ -1,4 +1,5 @@
 from .base import (  # noqa: F401
+    AnswerStopped,
     ClaudeQuotaError,
     HealthReport,
     LLMBackend,

@@ -1,10 +1,13 @@
 """What the chat's relay sends a listener that arrives mid-answer in another web process than
 the one writing it (questions.chat_events.Follower): nothing until the answer's next
-`snapshot`, then the text so far and the events after it, each word once."""
+`snapshot`, then the phase, the passages and the text so far and the events after it, each
+word once."""
 
 from django.utils.html import escape
 
-from questions.chat_events import Follower, sse, token_html
+from questions.ask_flow.background import publishing, streamed_so_far
+from questions.chat_events import Follower, context_html, sse, token_html
+from runtime import live_events
 from runtime.live_events import LiveEvent
 
 WRITE = "L'Oracle rédige sa réponse"
@@ -42,3 +45,44 @@ def test_a_listener_of_the_writing_process_skips_what_its_record_already_gave():
     follower = Follower(seen=5)  # streamed_so_far: events 1–5 are in the text sent
     assert follower.send(token(5, "deux ")) == []
     assert follower.send(token(6, "cartes")) == [sse("token", token_html("cartes"))]
+
+
+PASSAGES = {"chunks": [{"booklet": "Règles", "page_start": 4}, {"booklet": "Règles", "page_start": 7}]}
+
+
+def test_a_late_listener_gets_the_passages_sent_before_it_listened_from_the_snapshot():
+    follower = Follower(seen=0)
+    assert follower.send(token(9, "Oui")) == []
+    late = LiveEvent("snapshot", {"text": "On pioche ", "phase": WRITE, "context": PASSAGES}, "8")
+
+    sent = follower.send(late)
+
+    assert sent == [sse("phase", escape(WRITE)), sse("context", context_html(PASSAGES)),
+                    sse("token", token_html("On pioche ")), sse("token", token_html("Oui"))]  # fmt: skip
+    assert "D&#x27;après :" in context_html(PASSAGES) and "Règles p.4" in context_html(PASSAGES)
+
+
+def test_the_answering_process_records_the_passages_and_its_snapshots_carry_them(monkeypatch):
+    published = []
+
+    def publish(group, name, data, event_id=None):
+        published.append((name, data, event_id))
+
+    monkeypatch.setattr(live_events, "publish", publish)
+    emit = publishing("q-passages")
+    emit("phase", {"label": "L'Oracle plonge dans le grimoire"})
+    emit("context", PASSAGES)
+    emit("phase", {"label": WRITE})
+    emit("token", {"text": "Oui"})
+
+    assert streamed_so_far("q-passages") == (4, "Oui", WRITE, PASSAGES)  # what a reload in this process gets
+    snapshots = [(data, event_id) for name, data, event_id in published if name == "snapshot"]
+    assert snapshots[-1] == ({"text": "", "phase": WRITE, "context": PASSAGES}, 3)  # after the `write` phase
+    emit("done", {})
+    assert streamed_so_far("q-passages") == (0, "", "", None)
+
+
+def test_a_snapshot_before_any_passage_sends_no_context():
+    follower = Follower(seen=0)
+    early = LiveEvent("snapshot", {"text": "", "phase": WRITE, "context": None}, "2")
+    assert follower.send(early) == [sse("phase", escape(WRITE))]

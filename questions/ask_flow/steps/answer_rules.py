@@ -54,6 +54,9 @@ def _llm_answer(ctx: AskContext) -> str:
     )  # fmt: skip
     parts: list[str] = []
     stop = StopSignal(question.pk)
+    if stop.stopped():  # pressed while the passages were searched: no paid call starts
+        ctx.stopped = True
+        return ""
     try:
         for delta in ctx.llm.stream(
             prompts.SYSTEM_PROMPT, prompt, model=settings.ASK_ANSWER_MODEL,
