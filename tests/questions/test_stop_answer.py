@@ -15,7 +15,8 @@ from rag.deckbuilding.spec import SPEC_SYSTEM_PROMPT
 from rag.synergy import DECOMPOSE_SYSTEM
 from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
 from tests.questions.test_answer_service import game_and_extension  # noqa: F401
-from tests.rag.test_deckbuilding_build import SPEC, VALID
+from tests.rag.test_deckbuilding_ask import ReplayedLLM
+from tests.rag.test_deckbuilding_build import VALID
 
 pytestmark = pytest.mark.django_db
 
@@ -83,28 +84,19 @@ def test_a_rules_answer_stopped_before_it_is_written_starts_no_generation(game_a
     assert streams == [] and question.stopped and question.answer == ""
 
 
-class DeckLLM:
-    """Classifies every question as a deck request and streams a valid Standard list line by line."""
+class DeckLLM(ReplayedLLM):
+    """Classifies every question as a deck request (the recorded answers of the deckbuilding
+    flow's double) and streams a valid Standard list line by line, counting its streams."""
 
     name = "deck-double"
-    available = True
 
     def __init__(self):
+        super().__init__([])
         self.streams = 0
 
     def stream(self, system, prompt, *, model="sonnet", timeout=None, images=()):
         self.streams += 1
         yield from VALID.splitlines(keepends=True)
-
-    def complete(self, system, prompt, *, model="sonnet", timeout=None, images=()):
-        if system == SPEC_SYSTEM_PROMPT:
-            return SPEC
-        if system == DECOMPOSE_SYSTEM:
-            return '{"colors": ["G", "U"], "format": "standard", "types": [], "themes": []}'
-        return "deckbuilding"
-
-    def health(self):
-        return HealthReport(status="ok")
 
 
 def ask_and_stop_after(question, tokens: int) -> list:
