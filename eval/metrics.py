@@ -2,7 +2,8 @@
 
 Retrieval: a hit is a chunk of a gold booklet whose pages include a gold page (1-based PDF
 page numbers, as pdftotext's -f counts them and as the ingestion stores `page_start`), or,
-when the gold names a rule ("702.19"), a chunk that states that rule at a line start.
+when the gold names a rule ("702.19"), a chunk that states that rule at a line start, or,
+for a glossary entry ("glossary:Mana Burn (Obsolete)"), a chunk of the glossary holding it.
 Answer: the extractive answer's citations `[Booklet, p.N : "quote"]`, the first of which
 must be on a gold page, and whose quotes must hold the question's expected fact.
 """
@@ -49,9 +50,23 @@ def _covers(chunk, wanted: dict) -> bool:
     return chunk.page_start <= wanted["page"] <= max(chunk.page_end, chunk.page_start)
 
 
+GLOSSARY = "glossary:"
+
+
 def _states(chunk, rule: str) -> bool:
+    if rule.startswith(GLOSSARY):
+        return defines(chunk, rule[len(GLOSSARY):])
     numbers = chunk.payload.get("rule_numbers") or []
     return rule.lower() in (str(n).lower() for n in numbers) or states_rule(chunk.text, rule)
+
+
+def defines(chunk, term: str) -> bool:
+    """Is `chunk` the part of the glossary with the entry `term` (a paragraph opening with it)?
+    A gold « glossary:Copiable Values » was never found by rule before: no line states it."""
+    if "glossary" not in chunk.hierarchy_path.casefold():
+        return False
+    entry = re.compile(rf"(?:^|\n){re.escape(term)}(?=\s|$)", re.IGNORECASE)
+    return entry.search(chunk.text) is not None
 
 
 def rank_of_gold(chunks, gold: list[dict]) -> int | None:

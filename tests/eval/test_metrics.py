@@ -45,6 +45,17 @@ def test_a_rule_gold_is_hit_by_the_chunk_stating_that_rule_not_by_one_citing_it(
     assert metrics.rank_by_rule([chunk(BASE, 1, rule_numbers=["702.19"])], gold) == 1
 
 
+def test_a_glossary_gold_is_hit_by_the_glossary_chunk_holding_that_entry():
+    rules = chunk(BASE, 90, text="702.111. Menace\n702.111a Menace is an evasion ability.", hierarchy_path="7. Additional Rules")
+    other = chunk(BASE, 236, text="Mana The primary resource in the game. See rule 106.", hierarchy_path="Glossary")
+    entry = chunk(BASE, 237, text="Mana Ability An activated ability.\n\nMana Burn (Obsolete) Older versions of the rules.",
+                  hierarchy_path="Glossary")
+    gold = [{"booklet": "secret-hitler", "page": 237, "rule": "glossary:Mana Burn (Obsolete)"}]
+    assert metrics.rank_by_rule([rules, other, entry], gold) == 3
+    assert metrics.rank_by_rule([rules, other], gold) is None
+    assert metrics.rank_by_rule([rules, entry], [{"rule": "glossary:Menace"}]) is None  # not in the glossary
+
+
 def test_a_citation_is_right_only_on_a_gold_page_of_the_gold_booklet():
     slug_of = {"Secret Hitler": "secret-hitler", "Secret Hitler XL": "secret-hitler-xl"}
     gold = [{"booklet": "secret-hitler-xl", "page": 7}]
