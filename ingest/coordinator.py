@@ -174,6 +174,7 @@ class Pipeline:
 
     def chunk(self, pages: list[read.Page]) -> list[chunk.ChunkDraft]:
         with self.reporter.act_scope("chunk", len(pages)):
+            self.stats["page_numbers_dropped"] = read.drop_page_numbers(pages)
             self.stats["headings"] = hierarchy.mark_headings(pages)
             numbered = rules.is_rules_document(pages)
             drafts = rules.chunk_rules(pages) if numbered else chunk.chunk_pages(pages)

@@ -19,6 +19,8 @@ from pdfminer.layout import LAParams, LTChar, LTTextBox, LTTextLine
 # Rule numbers ("702.2b", "4.1", "12.") open a paragraph even inside one text box.
 RULE_NUMBER_RE = re.compile(r"^(?:\d{1,4}\.)+\d*[a-z]?\.?\s|^\d{1,4}\.\d+[a-z]?\s")
 MIN_COLUMN_GAP = 7.0  # points of white space between two columns
+PAGE_NUMBER_RE = re.compile(r"\d{1,4}")
+PAGE_NUMBER_DRIFT = 5  # a printed page number is the PDF's page less its cover pages, or so
 LAPARAMS = LAParams(line_margin=0.5, char_margin=2.0, word_margin=0.1, boxes_flow=None)
 
 
@@ -63,6 +65,26 @@ def read_pages(pdf_path: str | Path) -> Iterator[Page]:
         for box in reading_order(boxes):
             paragraphs.extend(_paragraphs(box.item, number))
         yield Page(number=number, paragraphs=paragraphs)
+
+
+def drop_page_numbers(pages: list[Page]) -> int:
+    """Remove the printed page number that opens or closes a page; how many were removed.
+
+    It is the page's furniture, not its text, and left in it misled citations: the lone « 13 »
+    ending page 13 made the next chunk, all of it page 14's text, a chunk of pages 13–14.
+    A number counts as the page's when it stands alone in the page's first or last paragraph
+    and is within PAGE_NUMBER_DRIFT of the PDF page number (covers are not always counted)."""
+    removed = 0
+    for page in pages:
+        for at in (-1, 0):
+            texts = [p for p in page.paragraphs if p.text.strip()]
+            if not texts:
+                break
+            candidate = texts[at].text.strip()
+            if PAGE_NUMBER_RE.fullmatch(candidate) and abs(int(candidate) - page.number) <= PAGE_NUMBER_DRIFT:
+                page.paragraphs.remove(texts[at])
+                removed += 1
+    return removed
 
 
 def _box(item: LTTextBox, page_height: float) -> _Box:

@@ -2,7 +2,7 @@
 
 from ingest.stages.chunk import MAX_CHARS, chunk_pages
 from ingest.stages.hierarchy import assign_paths, mark_headings
-from ingest.stages.read import Page, Paragraph
+from ingest.stages.read import Page, Paragraph, drop_page_numbers
 
 
 def rule_pages():
@@ -154,3 +154,29 @@ def test_a_capitals_sentence_in_the_text_is_not_a_heading():
     drafts = chunks_of(pages)
 
     assert [d.hierarchy_path for d in drafts] == ["Setup"]
+
+
+def test_the_printed_page_number_is_not_text_and_makes_no_chunk_span_two_pages():
+    skills = "Regeneration: When taking a wound, roll one die. On a 5+ it is ignored. " * 4
+    scout = "Scout: This model may be deployed after all other units, and may then move by up to 12 inches. " * 4
+    pages = [Page(13, [Paragraph("Skills", 14, True), Paragraph(skills, 10), Paragraph("13", 8)]),
+             Page(14, [Paragraph("14", 8), Paragraph("Special rules", 14, True), Paragraph(scout, 10),
+                       Paragraph("Table: 3", 10)])]
+    for page in pages:
+        for paragraph in page.paragraphs:
+            paragraph.page = page.number
+
+    assert drop_page_numbers(pages) == 2
+    drafts = chunks_of(pages)
+
+    assert all(not any(p.text in {"13", "14"} for p in d.pieces) for d in drafts)
+    skills_chunk = next(d for d in drafts if d.text.startswith("Skills"))
+    assert (skills_chunk.page_start, skills_chunk.page_end) == (13, 13)  # the « 14 » made it 13–14
+    assert pages[1].paragraphs[-1].text == "Table: 3"  # only a number standing alone is one
+
+
+def test_a_number_far_from_the_page_or_inside_it_is_kept():
+    pages = [Page(3, [Paragraph("120", 10), Paragraph("Score", 10), Paragraph("7", 10), Paragraph("Fin.", 10)])]
+
+    assert drop_page_numbers(pages) == 0
+    assert [p.text for p in pages[0].paragraphs] == ["120", "Score", "7", "Fin."]
