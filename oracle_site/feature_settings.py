@@ -43,12 +43,17 @@ ASK_HEARTBEAT_S = env_float("ASK_HEARTBEAT_S", 8.0)
 ASK_TOP_K = env_int("ASK_TOP_K", 8)  # chunks given to the answer
 ASK_HYDE_TIMEOUT_S = env_float("ASK_HYDE_TIMEOUT_S", 25.0)
 ASK_CLASSIFY_TIMEOUT_S = env_float("ASK_CLASSIFY_TIMEOUT_S", 8.0)
+ASK_FOLLOWUP_TIMEOUT_S = env_float("ASK_FOLLOWUP_TIMEOUT_S", 10.0)  # the LLM's standalone follow-up
 ASK_ANSWER_MODEL = env_choice("ASK_ANSWER_MODEL", "sonnet", ("haiku", "sonnet", "opus"))
 ASK_ANSWER_TIMEOUT_S = env_float("ASK_ANSWER_TIMEOUT_S", 180.0)
 ASK_MIN_SCORE = env_float("ASK_MIN_SCORE", 0.80)  # below: the extractive answer says nothing was found
 ASK_QUOTA_FALLBACK_EXTRACTIVE = env_bool("ASK_QUOTA_FALLBACK_EXTRACTIVE", True)
 RAG_FUSION_V2_ENABLED = env_bool("RAG_FUSION_V2_ENABLED", True)  # false: plain RRF (rag/fusion.py)
 RERANK_API_KEY = env_str("RERANK_API_KEY")
+# Without RERANK_URL, the LLM (when configured) orders the fused top itself (rag/llm_rerank.py).
+ASK_LLM_RERANK = env_bool("ASK_LLM_RERANK", True)
+ASK_LLM_RERANK_TOP_N = env_int("ASK_LLM_RERANK_TOP_N", 10)
+ASK_LLM_RERANK_TIMEOUT_S = env_float("ASK_LLM_RERANK_TIMEOUT_S", 20.0)
 
 # --- Pages (players' chat, admins' ingest wizard) -------------------------------------------
 

@@ -317,17 +317,18 @@ CACHES[RATE_LIMIT_CACHE] = (
 )
 
 ASK_STALE_AFTER_S = env_float(
-    "ASK_STALE_AFTER_S", ASK_CLASSIFY_TIMEOUT_S + ASK_HYDE_TIMEOUT_S + ASK_ANSWER_TIMEOUT_S + 120
+    "ASK_STALE_AFTER_S", ASK_CLASSIFY_TIMEOUT_S + ASK_HYDE_TIMEOUT_S + ASK_LLM_RERANK_TIMEOUT_S + ASK_ANSWER_TIMEOUT_S + 120
 )  # a question pending longer lost its web process
 ASK_MAX_CONCURRENT_ANSWERS = env_int("ASK_MAX_CONCURRENT_ANSWERS", 4)  # per web process; others wait their turn
 # Thread pools of a web process (runtime/executors.py). ASK_SETUP_THREADS: token and game
 # lookups of the ask stream (0: on the request's thread); ASK_SAVE_THREADS: saving questions;
-# ASK_STEP_THREADS: classification and HyDE beside retrieval; LLM_CALL_THREADS: LLM calls with
+# ASK_STEP_THREADS: classification, HyDE and a follow-up's rewrite beside retrieval (three per
+# answer, ASK_MAX_CONCURRENT_ANSWERS answers); LLM_CALL_THREADS: LLM calls with
 # a deadline; RETRIEVE_THREADS: the searches of one retrieval.
 ASK_SETUP_THREADS = env_int("ASK_SETUP_THREADS", 4)
 ASK_SAVE_THREADS = env_int("ASK_SAVE_THREADS", 2)
-ASK_STEP_THREADS = env_int("ASK_STEP_THREADS", 4)
-LLM_CALL_THREADS = env_int("LLM_CALL_THREADS", 8)
+ASK_STEP_THREADS = env_int("ASK_STEP_THREADS", 12)
+LLM_CALL_THREADS = env_int("LLM_CALL_THREADS", 16)  # those three and the rerank, per answer
 RETRIEVE_THREADS = env_int("RETRIEVE_THREADS", 8)
 ASK_LOOKUP_CACHE_S = env_float("ASK_LOOKUP_CACHE_S", 10.0)  # a web process trusts a token/game it looked up this long
 INGEST_HEARTBEAT_S = env_float("INGEST_HEARTBEAT_S", 10.0)

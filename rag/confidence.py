@@ -59,8 +59,14 @@ def signals_of(question: str, chunks: list, best_score: float) -> Signals:
     if not chunks:
         return Signals(best_score, 0.0, False, 0.0)
     first = chunks[0]
-    second = chunks[1].fusion_score if len(chunks) > 1 else 0.0
-    margin = (first.fusion_score - second) / first.fusion_score if first.fusion_score else 0.0
+    if getattr(first, "rerank_score", None) is not None:
+        # reranked: the margin is the fused order's (what the thresholds were calibrated on),
+        # not that of the reranker's first two, whose fused scores may be in any order
+        fused = sorted((c.fusion_score for c in chunks), reverse=True)
+        top, second = fused[0], (fused[1] if len(fused) > 1 else 0.0)
+    else:
+        top, second = first.fusion_score, (chunks[1].fusion_score if len(chunks) > 1 else 0.0)
+    margin = (top - second) / top if top else 0.0
     lead = answer_passages(question, chunks)[0]
     quote = best_quote(question, lead)
     coverage = key_term_coverage(question, lead, quote.text) if quote else 0.0

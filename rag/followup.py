@@ -5,14 +5,35 @@ question (docs/asking.md, « Follow-ups »).
 Offline, the previous question and the follow-up together make one more query (dense and
 BM25) at a lower weight than the follow-up itself (rag.retrieve, `context`), so what the
 follow-up adds (the expansion, the player count) stays what decides between passages that
-both match the earlier subject.
+both match the earlier subject. With an LLM, that query is instead the follow-up rewritten
+as a question that stands alone (`standalone_question`: « Et avec l'extension Storm Front ? »
+after the photography question → « Peut-on photographier une Merveille depuis la couche
+haute avec l'extension Storm Front ? »); the offline text when the LLM fails or is slow.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+from concurrent.futures import Executor
 
+from rag.hyde import call_with_timeout
 from rag.sparse import words
+
+log = logging.getLogger(__name__)
+
+REWRITE_TIMEOUT_S = 10.0
+REWRITE_TURNS = 3  # the last turns the model reads
+ANSWER_CHARS = 300  # of each earlier answer: enough to know what « ça » is
+MAX_REWRITE_CHARS = 500  # a longer text is not a question: the offline text is used
+
+REWRITE_SYSTEM_PROMPT = (
+    "A player asks rules questions about a board game in a chat. Rewrite the player's last "
+    "question so that it stands alone, with what it refers to taken from the conversation "
+    "(the subject, the expansion, the card, the number of players). Keep its language (French "
+    "or English), its meaning and every detail it adds; do not answer it. Reply with the "
+    "rewritten question only, on one line."
+)
 
 # A question opening like a continuation: « et… », « et si… », "and…", "what about…".
 _CONTINUATION = re.compile(
@@ -51,3 +72,45 @@ def context_query(question: str, history: list[dict] | None) -> str | None:
     if not previous or not is_follow_up(question):
         return None
     return f"{previous} {question}"
+
+
+def rewrite_prompt(question: str, history: list[dict]) -> str:
+    turns = []
+    for turn in (history or [])[-REWRITE_TURNS:]:
+        asked = (turn.get("question") or "").strip()
+        answered = " ".join((turn.get("answer") or "").split())[:ANSWER_CHARS]
+        if asked:
+            turns.append(f"Player: {asked}" + (f"\nOracle: {answered}" if answered else ""))
+    conversation = "\n\n".join(turns)
+    return f"Conversation:\n\n{conversation}\n\nLast question: {question}\n\nStandalone question:"
+
+
+def standalone_question(question: str, history: list[dict] | None, llm, *, timeout: float = REWRITE_TIMEOUT_S,
+                        executor: Executor) -> str | None:
+    """The follow-up rewritten by the LLM to stand alone, or None: not a follow-up, no earlier
+    question, no LLM, or the call failed, timed out or gave no usable question (the caller
+    then searches the offline `context_query`)."""
+    if not getattr(llm, "available", False) or not wants_rewrite(question, history):
+        return None
+    prompt = rewrite_prompt(question, history or [])
+    try:
+        text = call_with_timeout(
+            lambda: llm.complete(REWRITE_SYSTEM_PROMPT, prompt, model="haiku", timeout=timeout), timeout, executor
+        )
+    except Exception as exc:  # any backend failure (LLMError or not): the offline text stands
+        log.info("follow-up rewrite skipped: %s", exc)
+        return None
+    lines = [line.strip().strip('"«» ') for line in (text or "").strip().splitlines() if line.strip()]
+    rewritten = lines[0] if lines else ""
+    if (
+        len(rewritten) > MAX_REWRITE_CHARS
+        or rewritten.casefold() == question.strip().casefold()
+        or len(words(rewritten)) < max(SHORT_QUESTION_WORDS, len(words(question)))  # "rules" is no question
+    ):
+        return None
+    return rewritten
+
+
+def wants_rewrite(question: str, history: list[dict] | None) -> bool:
+    """Is there something to rewrite: a follow-up, after an earlier question?"""
+    return bool(previous_question(history)) and is_follow_up(question)

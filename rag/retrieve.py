@@ -13,6 +13,7 @@ deckbuilding and meta questions.
 """
 from __future__ import annotations
 
+import logging
 import math
 import re
 import time
@@ -25,9 +26,11 @@ from rag import language, rule_routing
 from rag.fusion import CONTEXT_WEIGHT, HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, fuse, merge_by_score
 from rag.lexicon import lexicon
 from rag.overrides import overrides_first
-from rag.rerank import RERANK_TOP_N, blend
+from rag.rerank import RERANK_TOP_N, RerankError, blend, normalise
 from rag.sparse import TranslatedQuery, query_vector, tokenize, translated_query
 from rag.store import Hit, VectorStore
+
+log = logging.getLogger(__name__)
 
 LIST_LIMIT = 30
 MIN_SHARED_TERMS = 2  # a BM25 hit sharing fewer terms with a longer question is noise
@@ -179,13 +182,15 @@ def retrieve(
     modes: tuple[str, ...] = ("dense", "bm25"),
     fusion_v2: bool | None = None,
     executor: Executor | None = None,
+    rerank_query: str | None = None,
 ) -> Retrieval:
     """The best `top_k` chunks of `booklets` for `question`, best first.
 
     `context_text`: a follow-up's previous question with it (rag.followup), searched at a lower
     weight. `modes` restricts the searches (the benchmark compares bm25 only, dense only, hybrid).
     `fusion_v2`: RRF v2 or plain RRF; None: RAG_FUSION_V2_ENABLED (rag.fusion.configure). The
-    searches run concurrently in `executor`; without one, one after another."""
+    searches run concurrently in `executor`; without one, one after another. `rerank_query`: what
+    the reranker reads the passages for (a follow-up's standalone question), the question by default."""
     timer = _Timer()
     start = time.perf_counter()
     queries = _queries(question, booklets, hyde_passage, context_text)
@@ -200,7 +205,12 @@ def retrieve(
     chunks = [_to_chunk(f, by_collection, dense_scores, numbers) for f in fused]
     start = timer.mark("fusion", start)
     reranked = reranker is not None and bool(chunks)
-    chunks = _rerank(question, chunks, reranker, timer, start) if reranked else chunks
+    if reranked:
+        try:
+            chunks = _rerank(rerank_query or question, chunks, reranker, timer, start)
+        except RerankError as exc:  # the fused order is a full answer: keep it
+            log.warning("rerank unavailable, fusion order kept: %s", exc)
+            reranked = False
     chunks = statements_before_examples(chunks)  # after the reranker, which would undo it
     chunks = overrides_first(chunks)  # an expansion's change before the base rule it changes
     return Retrieval(
@@ -442,13 +452,25 @@ def _to_chunk(fused: Fused, by_collection: dict, dense_scores: dict, numbers: li
 
 
 def _rerank(question: str, chunks: list[RetrievedChunk], reranker, timer: _Timer, start: float) -> list[RetrievedChunk]:
-    head, tail = chunks[:RERANK_TOP_N], chunks[RERANK_TOP_N:]
+    """A cross-encoder's scores blended with the fused order by position (rag.rerank.blend);
+    a listwise reranker's (the LLM's, rag.llm_rerank) taken as the order of the head it read.
+    Chunks stating a rule the question names stay first either way."""
+    top_n = getattr(reranker, "top_n", RERANK_TOP_N)
+    head, tail = chunks[:top_n], chunks[top_n:]
     texts = [_rerank_text(c) for c in head]
     rerank_scores = reranker.scores(question, texts)
-    blended = blend([c.fusion_score for c in head], rerank_scores)
-    for chunk, rerank_score, score in zip(head, rerank_scores, blended):
+    if getattr(reranker, "listwise", False):
+        # above every chunk it did not read (scores stay one scale: the page image, the
+        # `context` event), rules the question names above all
+        floor = max((c.score for c in tail), default=0.0) + 1.0
+        ordered = [floor + n for n in normalise(rerank_scores)]
+        named = 2.0
+    else:
+        ordered = blend([c.fusion_score for c in head], rerank_scores)
+        named = 1.0
+    for chunk, rerank_score, score in zip(head, rerank_scores, ordered):
         chunk.rerank_score = round(rerank_score, 6)
-        chunk.score = round(score + (1.0 if chunk.rule_match else 0.0), 6)
+        chunk.score = round(score + (named if chunk.rule_match else 0.0), 6)
     head.sort(key=lambda c: c.score, reverse=True)
     timer.mark("rerank", start)
     return head + tail

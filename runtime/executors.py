@@ -11,7 +11,8 @@
 - `ask_answer()` (ASK_MAX_CONCURRENT_ANSWERS): embedding, retrieval and the answer itself.
   More questions than threads wait in its queue (their streams get heartbeats meanwhile);
   fifty answers at once on two cores starve the event loop that sends every stream's events.
-- `ask_steps()` (ASK_STEP_THREADS): classification and HyDE, run beside retrieval.
+- `ask_steps()` (ASK_STEP_THREADS): classification, HyDE and a follow-up's rewrite, run beside
+  retrieval.
 - `llm_calls()` (LLM_CALL_THREADS): single LLM calls awaited with a deadline
   (`rag.hyde.call_with_timeout`); a call that overruns is abandoned, not waited for.
 - `retrieve_fanout()` (RETRIEVE_THREADS): the dense and BM25 searches of one retrieval.

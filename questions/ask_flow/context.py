@@ -40,11 +40,14 @@ class AskContext:
     sticky_after: list[str] = field(default_factory=list)  # the names the next turn sends back
     llm: object = None
     store: object = None
-    # classify and HyDE, running beside retrieval
+    # classify, HyDE and a follow-up's rewrite, running beside retrieval
     intent_future: Future | None = None
     hyde_future: Future | None = None
+    rewrite_future: Future | None = None  # a follow-up rewritten to stand alone by the LLM
     hyde: str | None = None
-    context_text: str | None = None  # a follow-up: the previous question with it (rag.followup)
+    # a follow-up: the LLM's standalone question, else the previous question with it (rag.followup)
+    context_text: str | None = None
+    follow_up_rewritten: bool = False
     intent: str = Question.Intent.RULES
     # retrieve and route
     retrieval: Retrieval | None = None

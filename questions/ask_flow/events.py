@@ -69,6 +69,7 @@ def diagnostics(ctx: AskContext) -> dict:
         "intent": ctx.intent,
         "ruleNumbers": retrieval.rule_numbers,
         "followUpOf": ctx.context_text,  # a follow-up was searched with this text too
+        "followUpRewritten": ctx.follow_up_rewritten,  # …written by the LLM (else the offline text)
         "reranked": retrieval.reranked,
         "llm": ctx.llm.name,
     }

@@ -1,5 +1,5 @@
 """The ask flow, top to bottom (docs/architecture.md, « question → answer »): resolve →
-classify and HyDE (beside the retrieval) → retrieve → route by intent → answer → persist.
+classify, HyDE and a follow-up's rewrite (beside the retrieval) → retrieve (and rerank) → route by intent → answer → persist.
 Each step reports through `emit(event, data)`: phase, context, token…, diagnostics, done.
 
 `answer_question` never raises: a failure marks the Question failed with a readable message

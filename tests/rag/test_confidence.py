@@ -26,3 +26,20 @@ def test_signals_survive_the_round_trip_through_the_diagnostics():
     stored = signals().as_dict()
     assert Signals.from_dict(stored) == signals()
     assert Signals.from_dict({"best_cosine": "x"}) is None
+
+
+def test_after_a_rerank_the_margin_is_the_fused_orders():
+    from rag.confidence import signals_of
+    from rag.retrieve import BookletRef, RetrievedChunk
+
+    booklet = BookletRef("rules_x", "x", "X", language="en")
+
+    def passage(name, fused, rerank=None):
+        text = "The active player draws two cards at the start of the turn."
+        return RetrievedChunk(id=name, booklet=booklet, payload={"text": text, "page_start": 1}, score=1.0,
+                              fusion_score=fused, dense_score=0.9, rerank_score=rerank)
+
+    question = "How many cards does the active player draw?"
+    fused_order = signals_of(question, [passage("a", 1.0), passage("b", 0.6)], 0.9)
+    reranked = signals_of(question, [passage("b", 0.6, rerank=5.0), passage("a", 1.0, rerank=4.0)], 0.9)
+    assert fused_order.margin == reranked.margin == 0.4  # not (0.6 − 1.0) / 0.6, never « high » then

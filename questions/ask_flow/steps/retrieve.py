@@ -1,9 +1,9 @@
 """Retrieve: the booklets' passages for the question (and its HyDE passage), from an index
-brought up to date with the database first."""
+brought up to date with the database first, reranked by the cross-encoder (RERANK_URL) or,
+without one, by the LLM when one is configured (ASK_LLM_RERANK, rag.llm_rerank)."""
 
 from __future__ import annotations
 
-import logging
 import threading
 
 from django.conf import settings
@@ -11,13 +11,14 @@ from django.conf import settings
 from games.indexing import sync_if_changed
 from runtime import components
 from rag.followup import context_query
-from rag.rerank import RerankError, TeiReranker
+from rag.llm_rerank import LLMListwiseReranker
+from rag.rerank import TeiReranker
 from rag.retrieve import retrieve
 from runtime import executors
 
 from ..context import AskContext
-
-log = logging.getLogger(__name__)
+from ..stop import StopSignal
+from .understand import await_rewrite
 
 _reranker_lock = threading.Lock()
 _rerankers: dict[str, TeiReranker] = {}
@@ -35,20 +36,30 @@ def reranker() -> TeiReranker | None:
         return _rerankers[settings.RERANK_URL]
 
 
+def llm_reranker(llm) -> LLMListwiseReranker | None:
+    """The LLM's listwise rerank of the fused top, when an LLM is configured (and allowed)."""
+    if not settings.ASK_LLM_RERANK or not getattr(llm, "available", False):
+        return None
+    return LLMListwiseReranker(
+        llm, executor=executors.llm_calls(), top_n=settings.ASK_LLM_RERANK_TOP_N, timeout=settings.ASK_LLM_RERANK_TIMEOUT_S
+    )
+
+
 def sync_index(ctx: AskContext) -> None:
     ctx.store = components.vector_store()
     sync_if_changed(ctx.store, [b.collection for b in ctx.booklets])
 
 
 def retrieve_passages(ctx: AskContext) -> None:
-    ctx.context_text = context_query(ctx.text, ctx.question.history)
+    rewritten = await_rewrite(ctx)
+    ctx.follow_up_rewritten = rewritten is not None
+    ctx.context_text = rewritten or context_query(ctx.text, ctx.question.history)
     kwargs = dict(
         store=ctx.store, embedder=components.embedder(), booklets=ctx.booklets, hyde_passage=ctx.hyde,
         context_text=ctx.context_text,
         top_k=settings.ASK_TOP_K * 2, executor=executors.retrieve_fanout(),
     )  # fmt: skip
-    try:
-        ctx.retrieval = retrieve(ctx.text, reranker=reranker(), **kwargs)
-    except RerankError as exc:
-        log.warning("rerank unavailable, fusion order kept: %s", exc)
-        ctx.retrieval = retrieve(ctx.text, **kwargs)
+    # a failed rerank keeps the fused order (rag.retrieve); a stop pressed meanwhile starts no
+    # paid call (the answer step then ends the answer)
+    chosen = reranker() or (None if StopSignal(ctx.question.pk).stopped() else llm_reranker(ctx.llm))
+    ctx.retrieval = retrieve(ctx.text, reranker=chosen, rerank_query=ctx.search_text, **kwargs)
