@@ -68,10 +68,9 @@ def is_follow_up(question: str) -> bool:
 def context_query(question: str, history: list[dict] | None) -> str | None:
     """The text to search beside a follow-up: the previous question with it; None when the
     question stands alone or there is no earlier question."""
-    previous = previous_question(history)
-    if not previous or not is_follow_up(question):
+    if not follows_up(question, history):
         return None
-    return f"{previous} {question}"
+    return f"{previous_question(history)} {question}"
 
 
 def rewrite_prompt(question: str, history: list[dict]) -> str:
@@ -90,7 +89,7 @@ def standalone_question(question: str, history: list[dict] | None, llm, *, timeo
     """The follow-up rewritten by the LLM to stand alone, or None: not a follow-up, no earlier
     question, no LLM, or the call failed, timed out or gave no usable question (the caller
     then searches the offline `context_query`)."""
-    if not getattr(llm, "available", False) or not wants_rewrite(question, history):
+    if not getattr(llm, "available", False) or not follows_up(question, history):
         return None
     prompt = rewrite_prompt(question, history or [])
     try:
@@ -111,6 +110,6 @@ def standalone_question(question: str, history: list[dict] | None, llm, *, timeo
     return rewritten
 
 
-def wants_rewrite(question: str, history: list[dict] | None) -> bool:
-    """Is there something to rewrite: a follow-up, after an earlier question?"""
+def follows_up(question: str, history: list[dict] | None) -> bool:
+    """Is `question` a follow-up of an earlier question of the conversation?"""
     return bool(previous_question(history)) and is_follow_up(question)

@@ -77,12 +77,12 @@ def drop_page_numbers(pages: list[Page]) -> int:
     removed = 0
     for page in pages:
         for at in (-1, 0):
-            texts = [p for p in page.paragraphs if p.text.strip()]
-            if not texts:
+            filled = [i for i, p in enumerate(page.paragraphs) if p.text.strip()]
+            if not filled:
                 break
-            candidate = texts[at].text.strip()
+            candidate = page.paragraphs[filled[at]].text.strip()
             if PAGE_NUMBER_RE.fullmatch(candidate) and abs(int(candidate) - page.number) <= PAGE_NUMBER_DRIFT:
-                page.paragraphs.remove(texts[at])
+                del page.paragraphs[filled[at]]
                 removed += 1
     return removed
 

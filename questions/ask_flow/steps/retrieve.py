@@ -61,5 +61,7 @@ def retrieve_passages(ctx: AskContext) -> None:
     )  # fmt: skip
     # a failed rerank keeps the fused order (rag.retrieve); a stop pressed meanwhile starts no
     # paid call (the answer step then ends the answer)
-    chosen = reranker() or (None if StopSignal(ctx.question.pk).stopped() else llm_reranker(ctx.llm))
+    chosen = reranker() or llm_reranker(ctx.llm)
+    if isinstance(chosen, LLMListwiseReranker) and StopSignal(ctx.question.pk).stopped():
+        chosen = None
     ctx.retrieval = retrieve(ctx.text, reranker=chosen, rerank_query=ctx.search_text, **kwargs)

@@ -9,7 +9,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from django.conf import settings
 
 from rag.classify import classify
-from rag.followup import standalone_question, wants_rewrite
+from rag.followup import follows_up, standalone_question
 from rag.hyde import hypothetical_passage
 from runtime import executors
 
@@ -24,7 +24,7 @@ def start_understanding(ctx: AskContext) -> None:
     ctx.hyde_future = steps.submit(
         hypothetical_passage, ctx.text, ctx.llm, ctx.game.name, settings.ASK_HYDE_TIMEOUT_S, executor=calls
     )
-    if getattr(ctx.llm, "available", False) and wants_rewrite(ctx.text, ctx.question.history):
+    if getattr(ctx.llm, "available", False) and follows_up(ctx.text, ctx.question.history):
         ctx.rewrite_future = steps.submit(
             standalone_question, ctx.text, ctx.question.history, ctx.llm,
             timeout=settings.ASK_FOLLOWUP_TIMEOUT_S, executor=calls,
