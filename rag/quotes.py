@@ -21,9 +21,10 @@ from rag import language
 from rag.lexicon import lexicon
 from rag.retrieve import RetrievedChunk
 from rag.sparse import tokenize, translated_query
+from rag.terms import expand_question
 
 MAX_QUOTE_CHARS = 400
-SHORT_SENTENCE = 120  # a sentence this short is quoted with the next one (same page)
+SHORT_SENTENCE = 120  # a quote this short goes on with the next sentences (same page)
 EXAMPLE_WEIGHT = 0.01  # a sentence of an "Example:" paragraph is quoted only when no other shares a word
 EXAMPLE_PREFIXES = ("Example", "Exemple")
 TABLE_CELL = 60  # a line this short without a full stop, among others like it, is a table row
@@ -135,8 +136,8 @@ def best_quote(question: str, chunk: RetrievedChunk, embedder=None) -> Quote | N
 
 
 def _quoted_text(chunk: RetrievedChunk, spans: list[Span], best: int) -> str:
-    """The sentence, with its table label before a table row, and the next sentence after a
-    short one (on the same page)."""
+    """The sentence, with its table label before a table row, and the next sentences after a
+    short one until the quote is SHORT_SENTENCE long (on the same page)."""
     span = spans[best]
     page = page_of_offset(chunk, span.start)
     start, end = span.start, span.end
@@ -144,9 +145,11 @@ def _quoted_text(chunk: RetrievedChunk, spans: list[Span], best: int) -> str:
         start = spans[best - 1].start  # the row's label: the line above it
     else:
         start += _heading_length(chunk, span.text)
-    following = spans[best + 1] if best + 1 < len(spans) else None
-    if following is not None and end - start < SHORT_SENTENCE and page_of_offset(chunk, following.start) == page:
-        end = following.end
+    after = best + 1  # while the quote is short, the next sentences too: « 702.2. Deathtouch » →
+    # « 702.2a Deathtouch is a static ability. » → the rule that answers (dev split: fact in quotes +4, −0)
+    while after < len(spans) and end - start < SHORT_SENTENCE and page_of_offset(chunk, spans[after].start) == page:
+        end = spans[after].end
+        after += 1
     return chunk.text[start:end].strip()
 
 
@@ -175,11 +178,7 @@ def shared_words(question: str, chunk: RetrievedChunk, texts: list[str]) -> list
     `texts`) comes first: each held word adds less than 1/RARITY_TIE_BREAK of a word more
     the fewer texts hold it. « How does regeneration work? » in a passage of skills: every
     sentence says "work" or "unit", one says "Regeneration"."""
-    asked_in = language.detect(question)
-    if language.is_other_language(asked_in, chunk.booklet.language):
-        groups = translated_query(question, asked_in, language.normalise(chunk.booklet.language), lexicon()).groups
-    else:
-        groups = tuple(frozenset({term}) for term in dict.fromkeys(tokenize(question)))
+    groups = question_groups(question, chunk)
     held = [[bool(group & terms) for group in groups] for terms in (set(tokenize(text)) for text in texts)]
     if not texts or not groups:
         return [0.0] * len(texts)
@@ -191,13 +190,21 @@ def shared_words(question: str, chunk: RetrievedChunk, texts: list[str]) -> list
     ]
 
 
+def question_groups(question: str, chunk: RetrievedChunk) -> tuple[frozenset[str], ...]:
+    """The question's words, each with its translations when the booklet is in the other
+    language: the dictionary's and the game's own terms (« contact mortel » → deathtouch,
+    rag.terms), as the searches translate them (rag.rule_routing.search_text)."""
+    asked_in = language.detect(question)
+    if not language.is_other_language(asked_in, chunk.booklet.language):
+        return tuple(frozenset({term}) for term in dict.fromkeys(tokenize(question)))
+    target = language.normalise(chunk.booklet.language)
+    question = expand_question(question, getattr(chunk.booklet, "terms", None), asked_in, {target})
+    return translated_query(question, asked_in, target, lexicon()).groups
+
+
 def key_term_coverage(question: str, chunk: RetrievedChunk, quote: str) -> float:
     """The share of the question's content words (or their translations) the quote holds."""
-    asked_in = language.detect(question)
-    if language.is_other_language(asked_in, chunk.booklet.language):
-        groups = translated_query(question, asked_in, language.normalise(chunk.booklet.language), lexicon()).groups
-    else:
-        groups = [{term} for term in set(tokenize(question))]
+    groups = question_groups(question, chunk)
     if not groups:
         return 0.0
     terms = set(tokenize(quote))

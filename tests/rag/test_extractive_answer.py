@@ -146,3 +146,51 @@ def test_the_rule_is_quoted_rather_than_its_example():
                                best_score=0.9, min_score=0.8)
 
     assert citations(answer)[0]["quote"].startswith("702.19b The controller")
+
+
+KEYWORD_RULE = (
+    "702.2. Deathtouch\n\n702.2a Deathtouch is a static ability.\n\n"
+    "702.2b A creature with toughness greater than 0 that's been dealt damage by a source with deathtouch "
+    "since the last time state-based actions were checked is destroyed as a state-based action."
+)
+
+
+def keyword_chunk(page_offsets, terms=None):
+    booklet = BookletRef("rules_cr", "cr", "Comprehensive Rules", "base", language="en", terms=terms)
+    payload = {"text": KEYWORD_RULE, "page_start": 124, "page_end": page_offsets[-1][0], "page_offsets": page_offsets,
+               "hierarchy_path": "702. Keyword Abilities > 702.2. Deathtouch"}
+    return RetrievedChunk(id="dt", booklet=booklet, payload=payload, score=1.0, fusion_score=1.0, dense_score=0.9)
+
+
+def test_a_keyword_rule_is_quoted_past_its_title_and_definition_line_to_what_it_does():
+    # Every line holds « deathtouch »: the title and « … is a static ability. » answer nothing.
+    answer = extractive_answer("what does deathtouch do?", [keyword_chunk([[124, 0]])], best_score=0.9, min_score=0.8)
+
+    [cited] = citations(answer)
+    assert "is destroyed as a state-based action" in cited["quote"] and cited["page"] == "124"
+
+
+def test_a_short_quote_does_not_run_on_to_the_next_page():
+    second_page = KEYWORD_RULE.index("702.2b")
+    answer = extractive_answer("what does deathtouch do?", [keyword_chunk([[124, 0], [125, second_page]])],
+                               best_score=0.9, min_score=0.8)
+
+    [cited] = citations(answer)
+    assert cited["page"] == "124" and "destroyed" not in cited["quote"]
+
+
+def test_a_french_keyword_is_matched_in_an_english_rule_through_the_games_own_terms():
+    # « contact mortel » is no dictionary phrase: only the game's terms (learnt from its cards,
+    # rag.terms) say it is deathtouch. Without them no word matches and the first rule is quoted.
+    from rag.terms import GameTerms
+
+    text = ("702.19a Trample is a static ability that modifies the rules for assigning an attacking creature's "
+            "combat damage.\n\n" + KEYWORD_RULE)
+    chunk = keyword_chunk([[124, 0]], terms=GameTerms([("contact mortel", "deathtouch"), ("piétinement", "trample")]))
+    chunk = RetrievedChunk(id="kw", booklet=chunk.booklet, payload={**chunk.payload, "text": text}, score=1.0,
+                           fusion_score=1.0, dense_score=0.9)
+
+    answer = extractive_answer("Le contact mortel, ça fait quoi ?", [chunk], best_score=0.9, min_score=0.8)
+
+    [cited] = citations(answer)
+    assert "Deathtouch" in cited["quote"] and "Trample" not in cited["quote"]
