@@ -155,9 +155,9 @@ KEYWORD_RULE = (
 )
 
 
-def keyword_chunk(page_offsets, terms=None):
+def keyword_chunk(page_offsets, terms=None, text=KEYWORD_RULE):
     booklet = BookletRef("rules_cr", "cr", "Comprehensive Rules", "base", language="en", terms=terms)
-    payload = {"text": KEYWORD_RULE, "page_start": 124, "page_end": page_offsets[-1][0], "page_offsets": page_offsets,
+    payload = {"text": text, "page_start": 124, "page_end": page_offsets[-1][0], "page_offsets": page_offsets,
                "hierarchy_path": "702. Keyword Abilities > 702.2. Deathtouch"}
     return RetrievedChunk(id="dt", booklet=booklet, payload=payload, score=1.0, fusion_score=1.0, dense_score=0.9)
 
@@ -186,9 +186,8 @@ def test_a_french_keyword_is_matched_in_an_english_rule_through_the_games_own_te
 
     text = ("702.19a Trample is a static ability that modifies the rules for assigning an attacking creature's "
             "combat damage.\n\n" + KEYWORD_RULE)
-    chunk = keyword_chunk([[124, 0]], terms=GameTerms([("contact mortel", "deathtouch"), ("piétinement", "trample")]))
-    chunk = RetrievedChunk(id="kw", booklet=chunk.booklet, payload={**chunk.payload, "text": text}, score=1.0,
-                           fusion_score=1.0, dense_score=0.9)
+    terms = GameTerms([("contact mortel", "deathtouch"), ("piétinement", "trample")])
+    chunk = keyword_chunk([[124, 0]], terms=terms, text=text)
 
     answer = extractive_answer("Le contact mortel, ça fait quoi ?", [chunk], best_score=0.9, min_score=0.8)
 
