@@ -1,7 +1,9 @@
 """The LLM prompt of an answer: context blocks (booklet tag, pages, the change an extension
 makes to the base, text with `[p.N]` page marks), BGG metadata, the mentioned cards, the
-single page image, the history and the question. The passages come in the order the
-extractive answer quotes them (rag.extractive.answer_passages): the rule that applies first.
+single page image, the history and the question. The model reads every passage retrieved
+(the flow's top ASK_TOP_K) in retrieval's final order, after any rerank: measured by
+recording the prompts, the passages it needed to answer were often ranked 4–8, which the
+extractive answer's ≤ 3 quoted passages (rag.extractive.answer_passages) would leave out.
 The extractive answer itself is in rag.extractive; quotes and their pages in rag.quotes.
 """
 
@@ -86,6 +88,9 @@ def context_block(chunk: RetrievedChunk) -> str:
             f"Conflit avec le livret de base ({conflict['type']}, p.{conflict.get('base_page') or '?'}) : "
             f"{conflict.get('summary', '')}".rstrip(" :")
         )
+    elif getattr(chunk, "overrides", None) is not None:  # found offline (rag.overrides), without a type
+        base = chunk.overrides
+        lines.append(f"Modifie une règle du livret de base ({base.booklet.name}, p.{base.pages})")
     if chunk.payload.get("contextual_text"):
         lines.append(f"Contexte : {chunk.payload['contextual_text']}")
     lines.append(text_with_page_marks(chunk))

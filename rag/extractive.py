@@ -4,7 +4,7 @@ What the player reads (docs/asking.md, « Answers »): an opening line in the qu
 language — « Storm Front modifie cette règle : » when an expansion or FAQ passage changes a
 base passage retrieved for the question (rag.overrides) —, the one sentence that answers,
 quoted whole with its citation, then at most two supporting quotes as a markdown list.
-The LLM gets the same passages in the same order (`answer_passages`).
+An LLM reads more: every retrieved passage, in retrieval's order (rag.answer).
 """
 
 from __future__ import annotations

@@ -7,6 +7,7 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from tests.support.json_stub import send_json
@@ -22,6 +23,7 @@ class ChatServer:
     api_key: str = ""
     slow_delay_s: float = 0.3
     requests: list[dict] = field(default_factory=list)
+    reply: Callable[[dict], list[str]] | None = None  # the answer's pieces per request body, instead of `answer`
     streams_finished: int = 0
     url: str = ""
 
@@ -87,7 +89,8 @@ class _Handler(BaseHTTPRequestHandler):
         if self.chat.mode == "hang":
             time.sleep(60)
             return
-        for i, text in enumerate(self.chat.answer):
+        answer = self.chat.reply(body) if self.chat.reply else self.chat.answer
+        for i, text in enumerate(answer):
             if self.chat.mode == "slow":
                 time.sleep(self.chat.slow_delay_s)
             if self.chat.mode == "error_mid_stream" and i == 2:

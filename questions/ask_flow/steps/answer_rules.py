@@ -14,7 +14,7 @@ from games.card_lookup import cards_named_in
 from runtime import components
 from rag import prompts
 from rag.answer import best_page_image, build_user_prompt
-from rag.extractive import answer_passages, extractive_answer
+from rag.extractive import extractive_answer
 from rag.cards import mention_blocks, wrap_card_names
 from rag.llm.base import ClaudeQuotaError, LLMError
 
@@ -48,8 +48,8 @@ def reader_language() -> str | None:
 def _llm_answer(ctx: AskContext) -> str:
     question = ctx.question
     image = best_page_image(ctx.chunks, remote_root=_remote_images_root())
-    prompt = build_user_prompt(  # the passages the extractive answer would quote, in its order
-        question.text, answer_passages(ctx.search_text, ctx.chunks), game_name=ctx.game.name, bgg_metadata=ctx.game.bgg_metadata,
+    prompt = build_user_prompt(  # every passage retrieved (ASK_TOP_K), in retrieval's final order
+        question.text, ctx.chunks, game_name=ctx.game.name, bgg_metadata=ctx.game.bgg_metadata,
         history=question.history, image=image, cards_block=mention_blocks(ctx.fresh_cards, ctx.sticky_cards),
     )  # fmt: skip
     parts: list[str] = []
