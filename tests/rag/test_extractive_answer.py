@@ -101,6 +101,15 @@ def test_llm_prompt_tags_booklets_and_marks_pages():
     assert "Joueur : Bonjour ?" in prompt and prompt.endswith("QUESTION : Combien de cases ?")
 
 
+def test_llm_prompt_annotates_a_change_found_offline():
+    base = spanning_chunk()
+    extension = RetrievedChunk(id="e", booklet=EXPANSION, score=1, fusion_score=1, payload={
+        "text": "This replaces rule 4: two cards per space.", "page_start": 3, "page_end": 3})
+    extension.overrides = base
+    prompt = build_user_prompt("Combien de cartes ?", [extension, base], game_name="HEAT")
+    assert "[EXT] Heavy Rain — p.3\nModifie une règle du livret de base (HEAT, p.3-4)\n" in prompt
+
+
 def test_a_question_in_the_other_language_quotes_the_sentence_its_translated_words_point_to():
     # « Storm » is shared with the first sentence; « pluie », « réduit », « vitesse » only
     # match the second one through their translations (rain, reduce, speed).
