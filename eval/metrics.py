@@ -116,6 +116,7 @@ def summarise(rows: list[dict]) -> dict:
     }
     summary.update(_answer_figures(answerable))
     summary.update(_rule_figures(answerable))
+    summary.update(abstention_figures(rows))
     summary["confidence"] = confidence_table(rows)
     return summary
 
@@ -126,7 +127,20 @@ def _answer_figures(rows: list[dict]) -> dict:
     return {
         "first_citation_right": ratio(sum(1 for r in with_answer if r["first_citation_right"]), len(with_answer)),
         "fact_in_quotes": ratio(sum(1 for r in with_fact if r["fact_found"]), len(with_fact)),
+        "fact_in_lead_quote": ratio(sum(1 for r in with_fact if r.get("fact_in_lead")), len(with_fact)),
         "n_fact": len(with_fact),
+    }
+
+
+def abstention_figures(rows: list[dict]) -> dict:
+    """How often the answer says the booklets do not say it (or found nothing): the share of
+    the unanswerable questions (wanted ≥ 0.80) and of the answerable ones (wanted ≤ 0.05)."""
+    answerable = [r for r in rows if r["answerable"]]
+    unanswerable = [r for r in rows if not r["answerable"]]
+    return {
+        "n_unanswerable": len(unanswerable),
+        "abstained_unanswerable": ratio(sum(1 for r in unanswerable if r.get("abstained")), len(unanswerable)),
+        "abstained_answerable": ratio(sum(1 for r in answerable if r.get("abstained")), len(answerable)),
     }
 
 

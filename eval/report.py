@@ -30,7 +30,8 @@ def build_report(rows: list[dict], mode_rows: dict[str, list[dict]]) -> dict:
         "kinds": {kind: summarise(m) for kind, m in _grouped(rows, lambda r: r["kind"] or "-").items()},
         "modes": {mode: {name: summarise(m) for name, m in _grouped(mrows, lambda r: r["set"]).items()}
                   for mode, mrows in mode_rows.items()},
-        "unanswerable": {"n": len(unanswerable), "refused": sum(1 for r in unanswerable if r.get("refused"))},
+        "unanswerable": {"n": len(unanswerable), "refused": sum(1 for r in unanswerable if r.get("refused")),
+                         "abstained": sum(1 for r in unanswerable if r.get("abstained"))},
     }
 
 
@@ -48,15 +49,18 @@ def _levels(summary: dict) -> list[str]:
 
 def _line(name: str, lang: str, s: dict) -> str:
     cells = [name, lang, str(s["answerable"]), _f(s["recall@1"]), _f(s["recall@5"]), _f(s["mrr"]),
-             _f(s["first_citation_right"]), f"{_f(s['fact_in_quotes'])} ({s['n_fact']})", *_levels(s)]
+             _f(s["first_citation_right"]), f"{_f(s['fact_in_quotes'])} ({s['n_fact']})", _f(s.get("fact_in_lead_quote")),
+             *_levels(s), _f(s.get("abstained_answerable")),
+             f"{_f(s.get('abstained_unanswerable'))} ({s.get('n_unanswerable', 0)})"]
     return "| " + " | ".join(cells) + " |"
 
 
 def print_report(report: dict, split: str) -> None:
     labels = " | ".join(f"{label} n (coverage) / precision" for _l, label in LEVELS)
     print(f"\n{split} split — hybrid retrieval + extractive answer (as the ask flow, no LLM)\n")
-    print(f"| set | lang | n | R@1 | R@5 | MRR | 1st citation right | fact in quotes (n) | {labels} |")
-    print("|" + "---|" * 11)
+    print(f"| set | lang | n | R@1 | R@5 | MRR | 1st citation right | fact in quotes (n) | fact in lead quote "
+          f"| {labels} | abstained, answerable | abstained, unanswerable (n) |")
+    print("|" + "---|" * 14)
     for name, by_lang in report["sets"].items():
         for lang, summary in by_lang.items():
             print(_line(name if lang == "all" else "", lang, summary))
@@ -71,7 +75,8 @@ def print_report(report: dict, split: str) -> None:
     _print_modes(report)
     u = report["unanswerable"]
     if u["n"]:
-        print(f"\nunanswerable questions: {u['refused']} of {u['n']} answered « nothing found »")
+        print(f"\nunanswerable questions: {u['refused']} of {u['n']} answered « nothing found », "
+              f"{u['abstained']} of {u['n']} « nothing found » or « ne le disent pas »")
 
 
 def _print_rules(report: dict) -> None:

@@ -96,7 +96,7 @@ def evaluate_one(asker: Asker, question: dict, with_history: bool) -> dict:
     from eval import metrics
     from questions.confidence import level_for
     from rag.confidence import signals_of
-    from rag.prompts import NO_ANSWER
+    from rag.prompts import NO_ANSWER, abstains
 
     text = query_text(question, with_history)
     context = follow_up_context(question, with_history)
@@ -115,6 +115,7 @@ def evaluate_one(asker: Asker, question: dict, with_history: bool) -> dict:
         "confidence": level_for(signals),
         "signals": signals.as_dict(),
         "refused": answer.strip() == NO_ANSWER,
+        "abstained": answer.strip() == NO_ANSWER or abstains(answer),  # « nothing found » or « ne le disent pas »
         "first_citation": f"{cited[0][0]} p.{cited[0][1]}" if cited else None,
         "first_citation_right": metrics.citation_right(cited[0] if cited else None, gold, slug_of),
     }
@@ -122,6 +123,7 @@ def evaluate_one(asker: Asker, question: dict, with_history: bool) -> dict:
         row.update(has_rule=True, rule_rank=metrics.rank_by_rule(retrieval.chunks, gold))
     if question.get("expected_fact"):
         row["fact_found"] = metrics.holds_fact(question["expected_fact"], [q for _n, _p, q in cited])
+        row["fact_in_lead"] = metrics.holds_fact(question["expected_fact"], [q for _n, _p, q in cited[:1]])
     return row
 
 

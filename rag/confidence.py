@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from rag.abstain import STATED_BELOW, statement_coverage
 from rag.extractive import answer_passages
 from rag.quotes import best_quote, key_term_coverage
 
@@ -25,6 +26,8 @@ class Signals:
     agreement: bool  # the first passage was found by both the dense and the BM25 search
     key_terms: float  # share of the question's words the leading quote holds, 0–1
     search_rank: int = 99  # the first passage's worse rank in the dense and BM25 lists (0: first in both)
+    stated: float = 1.0  # rarity-weighted share of the key terms one passage's sentence holds (rag.abstain)
+    rule_match: bool = False  # the first passage states the rule number the question names
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -33,7 +36,8 @@ class Signals:
     def from_dict(cls, data: dict | None) -> "Signals | None":
         try:
             return cls(float(data["best_cosine"]), float(data["margin"]), bool(data["agreement"]),
-                       float(data["key_terms"]), int(data.get("search_rank", 99)))  # fmt: skip
+                       float(data["key_terms"]), int(data.get("search_rank", 99)), float(data.get("stated", 1.0)),
+                       bool(data.get("rule_match", False)))  # fmt: skip
         except (TypeError, KeyError, ValueError):
             return None
 
@@ -46,6 +50,7 @@ class Thresholds:
     low_cosine: float
     low_key_terms: float
     high_search_rank: int = 99
+    abstain_below: float = STATED_BELOW  # « ne tranchent pas » when no passage states the key terms
 
 
 # Calibrated on the dev split (eval/calibrate.py; docs/asking.md « Confidence » has the figures).
@@ -57,7 +62,7 @@ THRESHOLDS = Thresholds(
 def signals_of(question: str, chunks: list, best_score: float) -> Signals:
     """The signals of the answer built from `chunks` (retrieval order) for `question`."""
     if not chunks:
-        return Signals(best_score, 0.0, False, 0.0)
+        return Signals(best_score, 0.0, False, 0.0, stated=0.0)
     first = chunks[0]
     if getattr(first, "rerank_score", None) is not None:
         # reranked: the margin is the fused order's (what the thresholds were calibrated on),
@@ -73,12 +78,17 @@ def signals_of(question: str, chunks: list, best_score: float) -> Signals:
     agreement = {"dense", "bm25"} <= set(getattr(first, "found_by", ()))
     ranks = getattr(first, "search_ranks", {}) or {}
     search_rank = max(ranks.get("dense", 99), ranks.get("bm25", 99))
-    return Signals(round(float(best_score), 4), round(margin, 4), agreement, coverage, search_rank)
+    return Signals(round(float(best_score), 4), round(margin, 4), agreement, coverage, search_rank,
+                   statement_coverage(question, chunks), bool(first.rule_match))  # fmt: skip
 
 
 def level_of(signals: Signals, thresholds: Thresholds = THRESHOLDS) -> str:
     """high | medium | low."""
-    if signals.best_cosine < thresholds.low_cosine or signals.key_terms <= thresholds.low_key_terms:
+    if (
+        signals.best_cosine < thresholds.low_cosine
+        or signals.key_terms <= thresholds.low_key_terms
+        or signals.stated < thresholds.abstain_below
+    ):
         return "low"
     if (
         signals.agreement

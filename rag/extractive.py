@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rag import language, prompts
+from rag.abstain import booklets_silent
 from rag.overrides import change_kind
 from rag.quotes import Quote, best_quote, citation
 from rag.retrieve import RetrievedChunk
@@ -87,10 +88,13 @@ def extractive_answer(
         return prompts.no_answer(words_in)
     asked_in = words_in or language.detect(question) or language.FRENCH
     lead, support = quoted[0], quoted[1:]
-    lines = [opening_line(lead.chunk, asked_in), "", quote_line(lead)]
-    if support:
-        lines += ["", prompts.extractive_text("support", asked_in), ""]
-        lines += [f"- {quote_line(q)}" for q in support]
+    if booklets_silent(search_text or question, chunks):  # no passage states it: say so, then the closest
+        lines = [prompts.extractive_text("silent", asked_in), ""] + [f"- {quote_line(q)}" for q in quoted]
+    else:
+        lines = [opening_line(lead.chunk, asked_in), "", quote_line(lead)]
+        if support:
+            lines += ["", prompts.extractive_text("support", asked_in), ""]
+            lines += [f"- {quote_line(q)}" for q in support]
     forum = [c for c in chunks[:4] if c.is_forum][:1]
     forum_quotes = quote_passages(search_text or question, forum, embedder)
     if forum_quotes:

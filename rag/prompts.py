@@ -57,6 +57,7 @@ NO_ANSWER_EN = (
 EXTRACTIVE_TEXTS = {
     "fr": {
         "intro": "D'après les livrets :",
+        "silent": "Les livrets ne le disent pas. Les passages les plus proches :",
         "changes": "{booklet} modifie cette règle (livret de base, p.{page}) :",
         "clarifies": "{booklet} précise cette règle (livret de base, p.{page}) :",
         "support": "Voir aussi :",
@@ -64,6 +65,7 @@ EXTRACTIVE_TEXTS = {
     },
     "en": {
         "intro": "According to the booklets:",
+        "silent": "The rulebooks don't say. The closest passages:",
         "changes": "{booklet} changes this rule (base rulebook, p.{page}):",
         "clarifies": "{booklet} clarifies this rule (base rulebook, p.{page}):",
         "support": "See also:",
@@ -74,6 +76,11 @@ EXTRACTIVE_TEXTS = {
 
 def extractive_text(key: str, asked_in: str | None) -> str:
     return EXTRACTIVE_TEXTS.get(asked_in or "fr", EXTRACTIVE_TEXTS["fr"])[key]
+
+
+def abstains(answer: str) -> bool:
+    """Does an extractive answer open with « the booklets do not say » (rag.abstain)?"""
+    return any(answer.startswith(texts["silent"]) for texts in EXTRACTIVE_TEXTS.values())
 
 
 def no_answer(words_in: str | None = None) -> str:

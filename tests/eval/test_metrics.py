@@ -79,3 +79,16 @@ def test_confidence_levels_report_coverage_over_answerable_questions_and_precisi
     assert (summary["answerable"], summary["recall@1"], summary["recall@5"]) == (4, 0.5, 0.75)
     assert summary["first_citation_right"] == 0.5
 
+
+
+def test_abstention_is_reported_apart_for_answerable_and_unanswerable_questions():
+    rows = [
+        {"answerable": True, "rank": 1, "abstained": False},
+        {"answerable": True, "rank": 1, "abstained": True},
+        {"answerable": True, "rank": 1, "abstained": False},
+        {"answerable": True, "rank": 1, "abstained": False},
+        {"answerable": False, "rank": None, "abstained": True},
+        {"answerable": False, "rank": None, "abstained": False},
+    ]
+    summary = metrics.summarise(rows)
+    assert (summary["abstained_answerable"], summary["abstained_unanswerable"], summary["n_unanswerable"]) == (0.25, 0.5, 2)

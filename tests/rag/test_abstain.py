@@ -1,0 +1,51 @@
+"""Offline abstention: when no passage states what the question asks, the answer says so first
+(in the question's language), offers the closest passages as such, and is labelled « ne
+tranchent pas »; a question the booklets answer gets its answer, as before."""
+
+from rag.abstain import statement_coverage
+from rag.confidence import level_of, signals_of
+from rag.extractive import extractive_answer
+from rag.retrieve import retrieve
+from tests.rag.corpus import BASE, EXPANSION, embedder, memory_store
+
+
+def ask(store, question):
+    found = retrieve(question, store=store, embedder=embedder(), booklets=[BASE, EXPANSION])
+    chunks = found.chunks[:8]
+    answer = extractive_answer(question, chunks, best_score=found.best_score, min_score=0.0, embedder=embedder())
+    return answer, level_of(signals_of(question, chunks, found.best_score))
+
+
+def test_a_question_the_booklets_do_not_answer_is_said_so_then_the_closest_passages():
+    store = memory_store()
+
+    answer, level = ask(store, "Quel âge minimum faut-il pour jouer à Course Folle ?")
+
+    assert answer.startswith("Les livrets ne le disent pas. Les passages les plus proches :\n\n- [")
+    assert level == "low"
+
+
+def test_in_english_the_rulebooks_do_not_say():
+    store = memory_store()
+
+    answer, level = ask(store, "Is there an official app to play online on a tablet?")
+
+    assert answer.startswith("The rulebooks don't say. The closest passages:")
+    assert level == "low"
+
+
+def test_questions_the_booklets_answer_are_answered_in_either_language():
+    store = memory_store()
+
+    for question in ("Combien de cartes pioche le joueur actif au début de son tour ?",
+                     "Which tyres can a player choose before the race?",
+                     "Quels pneus un joueur peut-il choisir avant la course ?"):
+        answer, _level = ask(store, question)
+        assert answer.startswith(("D'après les livrets", "According to the booklets")), (question, answer)
+
+
+def test_the_game_s_name_is_no_key_term():
+    store = memory_store()
+    found = retrieve("Course Folle se joue-t-elle sur tablette ?", store=store, embedder=embedder(), booklets=[BASE])
+    # « course », « folle » are in the booklet's name: only « tablette » (« joue » is common) counts
+    assert statement_coverage("Course Folle se joue-t-elle sur tablette ?", found.chunks) < 0.5
