@@ -26,6 +26,9 @@ MEASURES = {
     "r5": lambda r: None if not r.get("answerable", True) else (r.get("rank") or 99) <= 5,
     "first_citation": lambda r: None if not r.get("answerable", True) else bool(r.get("first_citation_right")),
     "fact": lambda r: r.get("fact_found"),
+    "lead_fact": lambda r: r.get("fact_in_lead"),  # the expected fact inside the first quote
+    # « ne le disent pas » where the booklets do not say it, an answer where they do
+    "abstention": lambda r: None if "abstained" not in r else bool(r["abstained"]) != r.get("answerable", True),
     "rule_r1": lambda r: r.get("rule_rank") == 1 if r.get("has_rule") else None,
 }
 

@@ -29,6 +29,12 @@ EXAMPLE_WEIGHT = 0.01  # a sentence of an "Example:" paragraph is quoted only wh
 EXAMPLE_PREFIXES = ("Example", "Exemple")
 TABLE_CELL = 60  # a line this short without a full stop, among others like it, is a table row
 RARITY_TIE_BREAK = 2  # the rarity of the words a sentence holds only breaks ties of their count
+QUANTITY_BONUS = 0.5  # « combien », "how many": a sentence sharing a word and stating a number, half a word more
+
+_QUANTITY_QUESTION = re.compile(r"\b(combien|how (many|much|long|far)|what number|nombre de|quel nombre)\b", re.IGNORECASE)
+_NUMBER = re.compile(
+    r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten|twelve|deux|trois|quatre|cinq|six|sept|huit"
+    r"|neuf|dix|douze|half|moitié|double|twice|once)\b", re.IGNORECASE)
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n\s*\n|\n(?=\s*(?:[-•*–]|\d+[.)]|\d{3}\.\d))")
 _MID_SENTENCE = re.compile(r"^[a-zàâçéèêëîïôûùüÿœ,;:)\]]")
@@ -125,6 +131,8 @@ def best_quote(question: str, chunk: RetrievedChunk, embedder=None) -> Quote | N
         vectors = embedder.embed_passages([s.text for s in candidates])
         sims = vectors @ np.asarray(embedder.embed_query(question))
         scores = [float(x) / 100 for x in sims] + [0.0] * (len(spans) - len(candidates))
+    if _QUANTITY_QUESTION.search(question):  # the sentence that answers states the number
+        scores = [sc + QUANTITY_BONUS if sc >= 1 and _NUMBER.search(span.text) else sc for sc, span in zip(scores, spans)]
     for index, span in enumerate(spans):
         if len(spans) > 1 and starts_mid_sentence(chunk, span):
             scores[index] = -1.0

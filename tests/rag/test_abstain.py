@@ -19,7 +19,7 @@ def ask(store, question):
 def test_a_question_the_booklets_do_not_answer_is_said_so_then_the_closest_passages():
     store = memory_store()
 
-    answer, level = ask(store, "Quel âge minimum faut-il pour jouer à Course Folle ?")
+    answer, level = ask(store, "Existe-t-il une application officielle pour tablette ?")
 
     assert answer.startswith("Les livrets ne le disent pas. Les passages les plus proches :\n\n- [")
     assert level == "low"

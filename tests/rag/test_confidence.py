@@ -12,7 +12,7 @@ def signals(**changes):
 def test_high_only_when_every_signal_agrees():
     assert level_of(signals()) == "high"
     assert level_of(signals(agreement=False)) == "medium"  # only one search found the passage
-    assert level_of(signals(key_terms=0.34)) == "medium"  # the quote misses the question's words
+    assert level_of(signals(key_terms=0.25)) == "medium"  # the quote misses most of the question's words
     assert level_of(signals(search_rank=4)) == "medium"  # a search ranked it far down
     assert level_of(signals(best_cosine=THRESHOLDS.high_cosine - 0.01)) == "medium"
 
@@ -20,6 +20,11 @@ def test_high_only_when_every_signal_agrees():
 def test_low_when_the_passages_are_far_or_the_quote_holds_none_of_the_words():
     assert level_of(signals(best_cosine=THRESHOLDS.low_cosine - 0.01)) == "low"
     assert level_of(signals(key_terms=0.0)) == "low"
+
+
+def test_low_when_no_passage_states_what_is_asked():
+    assert level_of(signals(stated=0.2)) == "low"
+    assert level_of(signals(stated=0.25)) == "high"
 
 
 def test_signals_survive_the_round_trip_through_the_diagnostics():
