@@ -16,10 +16,10 @@ from pydantic import field_validator
 
 from runtime.api_errors import READ_ERRORS, Pagination
 
-from .access import visible_question
 from .auth import ASK_AUTH, asking_user
 from .confidence import confidence_of
-from .conversations import current_turns, record_feedback, visible_conversation, visible_conversations
+from .conversations import current_turns, visible_conversation, visible_conversations
+from .services import Asker, rate_answer
 from .models import Conversation, Question
 
 router = Router(tags=["conversations"], auth=ASK_AUTH)
@@ -134,13 +134,7 @@ def delete_conversation(request, conversation_id: UUID):
 def give_feedback(request, question_id: UUID, payload: FeedbackIn):
     """👍 (1) or 👎 (-1) and an optional comment on an answer, by whoever asked it (an
     anonymous question: whoever has its id); staff read others' feedback, never give it."""
-    user = asking_user(request)
-    question = visible_question(user, question_id)
-    if question.user_id and question.user_id != user.pk:
-        raise HttpError(403, _("Seul l'auteur de la question peut donner son avis."))
-    if not question.is_answered:
-        raise HttpError(409, _("La question n'a pas encore de réponse."))
-    record_feedback(question, rating=payload.rating, comment=payload.comment)
+    question = rate_answer(Asker.of(request), question_id, rating=payload.rating, comment=payload.comment)
     return {
         "questionId": question.pk,
         "rating": question.rating,
