@@ -9,18 +9,18 @@ from uuid import UUID
 
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema
-from ninja.errors import HttpError
 from ninja.pagination import paginate
 from ninja.responses import Status
 from pydantic import field_validator
 
 from runtime.api_errors import READ_ERRORS, Pagination
+from runtime.refusals import NotYours
 
 from .auth import ASK_AUTH, asking_user
 from .confidence import confidence_of
 from .conversations import current_turns, visible_conversation, visible_conversations
-from .services import Asker, rate_answer
 from .models import Conversation, Question
+from .services import Asker, rate_answer
 
 router = Router(tags=["conversations"], auth=ASK_AUTH)
 
@@ -125,7 +125,7 @@ def delete_conversation(request, conversation_id: UUID):
     user = asking_user(request)
     conversation = visible_conversation(user, conversation_id)
     if not (user and (user.is_staff or user.pk == conversation.user_id)):
-        raise HttpError(403, _("Seul son auteur ou l'équipe peut supprimer cette conversation."))
+        raise NotYours(_("Seul son auteur ou l'équipe peut supprimer cette conversation."))
     conversation.delete()
     return Status(204, None)
 

@@ -54,11 +54,15 @@ class Asker:
 
 @dataclass(frozen=True)
 class Asked:
-    """A saved question, its booklets and its conversation."""
+    """A saved question and its conversation."""
 
     question: Question
-    extensions: list
     conversation: Conversation
+    booklets: list | None = None  # the booklets asked about; None: every one, read if needed
+
+    @property
+    def extensions(self) -> list:
+        return list(self.question.extensions.all()) if self.booklets is None else self.booklets
 
 
 def may_ask(user) -> bool:
@@ -169,7 +173,7 @@ def ask_question(
         sticky_card_mentions=sticky_card_mentions, user=asker.user, conversation=conversation,
     )  # fmt: skip
     save_question(question, booklets)
-    return Asked(question, list(question.extensions.all()) if booklets is None else booklets, conversation)
+    return Asked(question, conversation, booklets)
 
 
 def regenerate_answer(asker: Asker, question_id: UUID, **filters) -> Asked:
@@ -186,7 +190,7 @@ def regenerate_answer(asker: Asker, question_id: UUID, **filters) -> Asked:
         sticky_card_mentions=old.sticky_card_mentions, user=asker.user, conversation=conversation, replaces=old,
     )  # fmt: skip
     save_question(question, booklets)
-    return Asked(question, booklets, conversation)
+    return Asked(question, conversation, booklets)
 
 
 UNCHANGED = object()  # rate_answer: keep the rating or the comment as it is
