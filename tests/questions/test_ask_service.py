@@ -4,12 +4,15 @@ regenerates, stops or continues — staff included, through the pages and the AP
 question is stored before the stream's `meta` names it."""
 
 import json
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
 from django.test import AsyncClient, Client
 from django.urls import reverse
+from django.utils import timezone
 
+from questions import recovery
 from questions.ask_flow.intake import create_question
 from questions.conversations import start_conversation
 from questions.models import ApiToken, Question
@@ -103,7 +106,7 @@ def test_staff_neither_rate_nor_continue_a_players_conversation_through_the_api(
     assert question.rating is None and list(Question.objects.all()) == [question] and started == []
 
 
-def test_the_question_meta_names_is_already_stored(bob, started):
+def test_the_question_meta_names_is_already_stored(bob, started, settings):
     """The instant `meta` arrives, before the answer has started, its id answers 202 (pending),
     never 404 — and a process killed then leaves a stored question that recovery fails."""
     game = GameFactory()
@@ -124,6 +127,11 @@ def test_the_question_meta_names_is_already_stored(bob, started):
     polled = Client().get(f"/api/ask/{meta['questionId']}", headers=headers)
     assert polled.status_code == 202 and polled.json()["status"] == "pending"
     assert started == [Question.objects.get().pk] and str(Question.objects.get().pk) == meta["questionId"]
+    # the process dies before answering (kill -9): nobody vouches, the sweep fails it, `error` and 200
+    Question.objects.update(created_at=timezone.now() - timedelta(seconds=settings.ASK_STALE_AFTER_S + 60))
+    assert recovery.fail_stale_questions() == 1
+    failed = Client().get(f"/api/ask/{meta['questionId']}", headers=headers)
+    assert failed.status_code == 200 and failed.json()["status"] == "error" and failed.json()["error"]
 
 
 def first_event_data(raw: str) -> dict:
