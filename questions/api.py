@@ -15,7 +15,6 @@ from games.models import Game
 from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
 from runtime import executors
 from runtime.api_errors import ErrorOut
-from runtime.refusals import Invalid
 
 from . import lookups
 from .confidence import confidence_of
@@ -117,8 +116,6 @@ async def ask_stream(request, payload: AskIn):
     game = lookups.games.get(payload.gameId)
     if game is None:
         game = await lookups.coalesced(("game", payload.gameId), find_game, payload.gameId)
-    if game is None:
-        raise Invalid("gameId", _("jeu inconnu"))
     asked = await executors.setup_async(ask_question)(
         Asker.of(request), game=game, text=payload.question, conversation_id=payload.conversationId,
         extensions=payload.extensions, history=[turn.dict() for turn in payload.history],

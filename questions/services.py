@@ -145,10 +145,10 @@ def set_booklets(conversation: Conversation, extensions: list | None) -> None:
 
 
 def ask_question(
-    asker: Asker, *, game: Game, text: str, conversation_id: UUID | None = None, extensions: Collection | None = None,
+    asker: Asker, *, game: Game | None, text: str, conversation_id: UUID | None = None, extensions: Collection | None = None,
     history=(), card_mentions=(), sticky_card_mentions=(), rebook: bool = False,
 ) -> Asked:
-    """Ask `text` about `game`: in the asker's conversation `conversation_id` (its booklets and
+    """Ask `text` about `game` (None: an unknown id, refused): in the asker's conversation `conversation_id` (its booklets and
     last turns; `rebook`: the page's ticked `extensions` become the conversation's), else in a
     new one (`extensions`: booklet ids, None for every one; `history`: the client's). The
     question is saved when this returns; `sticky_card_mentions` left empty are the
@@ -156,6 +156,8 @@ def ask_question(
     check_may_ask(asker)
     text = question_text(text)
     check_rate(asker)
+    if game is None:  # the id named no game: refused after the rate limits, as any bad input
+        raise Invalid("gameId", _("jeu inconnu"))
     if conversation_id is not None:
         conversation = own_conversation(asker, conversation_id)
         if conversation.game_id != game.pk:
