@@ -11,8 +11,9 @@ from ninja.responses import Status
 
 from questions.auth import ASK_AUTH, ApiTokenAuth, SignedInSession
 from runtime.api_access import use_credentials
-from runtime.api_errors import error_body, validation_body
+from runtime.api_errors import api_refusal, error_body, validation_body
 from runtime.ratelimit import too_many_requests_message
+from runtime.refusals import Refused
 
 from . import health
 
@@ -89,6 +90,12 @@ def forbidden(request, exc: PermissionDenied):
 def not_found(request, exc: Http404):
     """The same answer for what does not exist and what the caller may not see."""
     return api.create_response(request, error_body(_("Introuvable.")), status=404)
+
+
+@api.exception_handler(Refused)
+def refused(request, exc: Refused):
+    """A refusal of a service (runtime/refusals.py), by runtime/api_errors.py's one table."""
+    return api_refusal(exc)
 
 
 @api.exception_handler(ValidationError)

@@ -9,18 +9,18 @@ from uuid import UUID
 
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema
-from ninja.errors import HttpError
 from ninja.pagination import paginate
 from ninja.responses import Status
 from pydantic import field_validator
 
 from runtime.api_errors import READ_ERRORS, Pagination
+from runtime.refusals import NotYours
 
-from .access import visible_question
 from .auth import ASK_AUTH, asking_user
 from .confidence import confidence_of
-from .conversations import current_turns, record_feedback, visible_conversation, visible_conversations
+from .conversations import current_turns, visible_conversation, visible_conversations
 from .models import Conversation, Question
+from .services import Asker, rate_answer
 
 router = Router(tags=["conversations"], auth=ASK_AUTH)
 
@@ -125,7 +125,7 @@ def delete_conversation(request, conversation_id: UUID):
     user = asking_user(request)
     conversation = visible_conversation(user, conversation_id)
     if not (user and (user.is_staff or user.pk == conversation.user_id)):
-        raise HttpError(403, _("Seul son auteur ou l'équipe peut supprimer cette conversation."))
+        raise NotYours(_("Seul son auteur ou l'équipe peut supprimer cette conversation."))
     conversation.delete()
     return Status(204, None)
 
@@ -134,13 +134,7 @@ def delete_conversation(request, conversation_id: UUID):
 def give_feedback(request, question_id: UUID, payload: FeedbackIn):
     """👍 (1) or 👎 (-1) and an optional comment on an answer, by whoever asked it (an
     anonymous question: whoever has its id); staff read others' feedback, never give it."""
-    user = asking_user(request)
-    question = visible_question(user, question_id)
-    if question.user_id and question.user_id != user.pk:
-        raise HttpError(403, _("Seul l'auteur de la question peut donner son avis."))
-    if not question.is_answered:
-        raise HttpError(409, _("La question n'a pas encore de réponse."))
-    record_feedback(question, rating=payload.rating, comment=payload.comment)
+    question = rate_answer(Asker.of(request), question_id, rating=payload.rating, comment=payload.comment)
     return {
         "questionId": question.pk,
         "rating": question.rating,

@@ -8,9 +8,8 @@ import json
 import logging
 from uuid import UUID
 
-from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -21,16 +20,19 @@ from games import suggestions
 from games.models import Game
 from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
 
+from runtime.api_errors import refusals_as_pages
+from runtime.refusals import Invalid
+
+from . import services
 from .access import visible_question
 from .ask_flow.background import start_answering
-from .ask_flow.intake import new_question, save_question
-from .ask_flow.stop import request_stop
 from .chat_turns import POLL_MAX_TRIES, answer_context, turn_context
-from .conversations import (
-    chosen_extensions, current_turns, history_for, record_feedback, start_conversation, title_from,
-    visible_conversation,
+from .conversations import chosen_extensions, current_turns, history_for, visible_conversation
+from .models import Conversation
+from .services import (
+    UNCHANGED, Asker, ask_question, check_may_ask, game_booklets, own_conversation, rate_answer,
+    regenerate_answer, set_booklets, stop_answer,
 )  # fmt: skip
-from .models import Conversation, Question
 
 MAX_MENTIONS = 50
 MAX_CARD_NAME = 200
@@ -40,11 +42,11 @@ log = logging.getLogger(__name__)
 
 
 def may_ask(request) -> bool:
-    return request.user.is_authenticated or settings.ASK_ALLOW_ANONYMOUS
+    return services.may_ask(request.user)
 
 
 def asker(request):
-    return request.user if request.user.is_authenticated else None
+    return Asker.of(request).user
 
 
 def selected_extensions(request, game: Game):
@@ -135,92 +137,48 @@ def chat(request, slug: str, conversation_id=None):
     return render(request, "questions/chat.html", context)
 
 
-def _card_mentions(raw: str) -> list[str] | None:
+def _card_mentions(raw: str) -> list[str]:
     try:
         names = json.loads(raw or "[]")
     except ValueError:
-        return None
-    if not isinstance(names, list) or len(names) > MAX_MENTIONS:
-        return None
-    if not all(isinstance(n, str) and 0 < len(n) <= MAX_CARD_NAME for n in names):
-        return None
+        names = None
+    if (not isinstance(names, list) or len(names) > MAX_MENTIONS
+            or not all(isinstance(n, str) and 0 < len(n) <= MAX_CARD_NAME for n in names)):
+        raise Invalid("card_mentions", _("Cartes citées illisibles."))
     return names
 
 
 def _ticked(request, game: Game) -> list | None:
-    """The booklets ticked in the form: None when every booklet of the game is (present and
-    future ones then), else the list (maybe empty: the base rules alone)."""
+    """The ids of the booklets ticked in the form: None when every booklet of the game is
+    (present and future ones then), else the list (maybe empty: the base rules alone)."""
     extensions = list(game.extensions.all())
     wanted = set(request.POST.getlist("booklet"))
-    ticked = [ext for ext in extensions if str(ext.pk) in wanted]
+    ticked = [ext.pk for ext in extensions if str(ext.pk) in wanted]
     return None if len(ticked) == len(extensions) else ticked
 
 
-def _set_booklets(conversation: Conversation, ticked: list | None) -> None:
-    conversation.every_booklet = ticked is None
-    conversation.save(update_fields=["every_booklet", "updated_at"])
-    conversation.extensions.set(ticked or [])
-
-
-def _sticky_before(conversation: Conversation) -> list[str]:
-    """The cards the conversation keeps from its earlier turns (the last turn's list)."""
-    last = current_turns(conversation).order_by("-created_at").first()
-    return last.sticky_cards_after() if last is not None else []
-
-
-def _too_many(request) -> HttpResponse | None:
-    from .api import over_limit  # the ask rate limits (runtime/ratelimit.py)
-    from runtime.ratelimit import too_many_requests_message
-
-    limited, wait = over_limit(request)
-    if limited:
-        return HttpResponse(too_many_requests_message(wait), status=429, content_type="text/plain; charset=utf-8")
-    return None
-
-
-def _start(question: Question, extensions) -> Question:
-    save_question(question, extensions)  # saved before the page listens: never a 404 on its events
-    start_answering(question.pk)
-    return question
+def _conversation_id(raw: str) -> UUID | None:
+    try:
+        return UUID(raw) if raw else None
+    except ValueError:
+        raise Invalid("conversation", _("Conversation inconnue.")) from None
 
 
 @require_POST
+@refusals_as_pages
 def ask(request, slug: str):
     """A question asked in the chat: stored in the current conversation (started on the first
     question), answered in the background; returns its turn, which listens to the answer's
     events, and pushes the conversation's URL."""
-    if not may_ask(request):
-        return HttpResponse(status=403)
+    check_may_ask(Asker.of(request))
     game = get_object_or_404(Game.objects.prefetch_related("extensions"), slug=slug)
-    text = request.POST.get("question", "").strip()
-    if not text:
-        return HttpResponseBadRequest(_("Écrivez d'abord votre question."), content_type="text/plain; charset=utf-8")
-    if len(text) > MAX_QUESTION_CHARS:
-        return HttpResponseBadRequest(chat_strings()["tooLong"], content_type="text/plain; charset=utf-8")
-    mentions = _card_mentions(request.POST.get("card_mentions", ""))
-    if mentions is None:
-        return HttpResponseBadRequest(_("Cartes citées illisibles."), content_type="text/plain; charset=utf-8")
-    refused = _too_many(request)
-    if refused:
-        return refused
-    ticked = _ticked(request, game)
-    conversation_id = request.POST.get("conversation", "")
-    if conversation_id:
-        try:
-            conversation = visible_conversation(asker(request), UUID(conversation_id), own=True)
-        except ValueError:
-            return HttpResponseBadRequest()
-        if conversation.game_id != game.pk:
-            return HttpResponseBadRequest()
-        _set_booklets(conversation, ticked)  # the booklet choice belongs to the conversation
-    else:
-        conversation = start_conversation(user=asker(request), game=game, extensions=ticked, title=title_from(text))
-    question, extensions = new_question(
-        game=game, text=text, extensions=chosen_extensions(conversation), history=history_for(conversation),
-        card_mentions=mentions, sticky_card_mentions=_sticky_before(conversation), user=asker(request),
-        conversation=conversation,
+    asked = ask_question(
+        Asker.of(request), game=game, text=request.POST.get("question", ""),
+        conversation_id=_conversation_id(request.POST.get("conversation", "")), extensions=_ticked(request, game),
+        card_mentions=_card_mentions(request.POST.get("card_mentions", "")), rebook=True,
     )  # fmt: skip
-    _start(question, extensions)
+    question, conversation = asked.question, asked.conversation
+    start_answering(question.pk)
     context = {
         **turn_context(question),
         "game": game,
@@ -228,7 +186,7 @@ def ask(request, slug: str):
         "conversations": player_conversations(request, game),
         "history_note": history_note(min(len(question.history) + 1, MAX_HISTORY_TURNS)),  # this turn too, once answered
         "extensions": list(game.extensions.all()),
-        "selected": extensions,
+        "selected": asked.extensions,
         "oob": True,
     }
     response = render(request, "questions/_asked.html", context)
@@ -236,62 +194,46 @@ def ask(request, slug: str):
 
 
 @require_POST
+@refusals_as_pages
 def regenerate(request, slug: str, question_id):
-    """Ask a turn again: a new Question replacing it, with the history before it."""
-    if not may_ask(request):
-        return HttpResponse(status=403)
-    old = visible_question(asker(request), question_id, game__slug=slug)
-    conversation = old.conversation
-    if conversation is None:
-        return HttpResponseBadRequest()
-    question, extensions = new_question(
-        game=old.game, text=old.text, extensions=chosen_extensions(conversation),
-        history=history_for(conversation, before=old), card_mentions=old.card_mentions,
-        sticky_card_mentions=old.sticky_card_mentions, user=asker(request), conversation=conversation, replaces=old,
-    )  # fmt: skip
-    _start(question, extensions)
-    return render(request, "questions/_turn.html", turn_context(question))
+    """Ask one's own turn again: a new Question replacing it, with the history before it."""
+    asked = regenerate_answer(Asker.of(request), question_id, game__slug=slug)
+    start_answering(asked.question.pk)
+    return render(request, "questions/_turn.html", turn_context(asked.question))
 
 
 @require_POST
+@refusals_as_pages
 def stop(request, slug: str, question_id):
     """« Arrêter »: the answer stops at the next token; its partial text is kept, marked."""
-    if not may_ask(request):
-        return HttpResponse(status=403)
-    question = visible_question(asker(request), question_id, game__slug=slug)
-    if not question.is_answered:
-        request_stop(question.pk)
+    stop_answer(Asker.of(request), question_id, game__slug=slug)
     return HttpResponse(status=204)
 
 
 @require_POST
+@refusals_as_pages
 def feedback(request, slug: str, question_id):
-    """👍 / 👎 and an optional comment on an answer."""
-    if not may_ask(request):
-        return HttpResponse(status=403)
-    question = visible_question(asker(request), question_id, game__slug=slug)
-    raw = request.POST.get("rating", "")
+    """👍 / 👎 and an optional comment on one's own answer."""
+    raw, comment = request.POST.get("rating", ""), request.POST.get("comment")
     try:
-        rating = int(raw) if raw else question.rating
+        rating = int(raw) if raw else UNCHANGED
     except ValueError:
-        return HttpResponseBadRequest()
-    comment = request.POST.get("comment", question.feedback_comment)[:2000]
-    try:
-        record_feedback(question, rating=rating, comment=comment)
-    except ValueError:
-        return HttpResponseBadRequest()
+        raise Invalid("rating", _("La note est 1, -1 ou vide.")) from None
+    question = rate_answer(Asker.of(request), question_id, game__slug=slug, rating=rating,
+                           comment=UNCHANGED if comment is None else comment[:2000])  # fmt: skip
     return render(request, "questions/_feedback.html", {"question": question, "urls": turn_context(question)["urls"],
                                                          "thanked": True})
 
 
 @require_POST
+@refusals_as_pages
 def booklets(request, slug: str, conversation_id):
     """The booklets ticked in a conversation's header: kept with the conversation."""
-    if not may_ask(request):
-        return HttpResponse(status=403)
-    conversation = visible_conversation(asker(request), conversation_id, own=True)
+    asker = Asker.of(request)
+    check_may_ask(asker)
+    conversation = own_conversation(asker, conversation_id)
     game = get_object_or_404(Game.objects.prefetch_related("extensions"), slug=slug, pk=conversation.game_id)
-    _set_booklets(conversation, _ticked(request, game))
+    set_booklets(conversation, game_booklets(game, _ticked(request, game)))
     return HttpResponse(status=204)
 
 

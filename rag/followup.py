@@ -18,6 +18,7 @@ import re
 from concurrent.futures import Executor
 
 from rag.hyde import call_with_timeout
+from rag.llm.base import AnswerStopped
 from rag.sparse import words
 
 log = logging.getLogger(__name__)
@@ -96,6 +97,8 @@ def standalone_question(question: str, history: list[dict] | None, llm, *, timeo
         text = call_with_timeout(
             lambda: llm.complete(REWRITE_SYSTEM_PROMPT, prompt, model="haiku", timeout=timeout), timeout, executor
         )
+    except AnswerStopped:  # the player's stop is no failure: it ends the answer
+        raise
     except Exception as exc:  # any backend failure (LLMError or not): the offline text stands
         log.info("follow-up rewrite skipped: %s", exc)
         return None

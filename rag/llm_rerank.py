@@ -19,6 +19,7 @@ from concurrent.futures import Executor
 from typing import Sequence
 
 from rag.hyde import call_with_timeout
+from rag.llm.base import AnswerStopped
 from rag.rerank import RerankError
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,8 @@ class LLMListwiseReranker:
                 lambda: self.llm.complete(SYSTEM_PROMPT, prompt, model=self.model, timeout=self.timeout),
                 self.timeout, self.executor,
             )
+        except AnswerStopped:  # the player's stop is no failure: it ends the answer
+            raise
         except Exception as exc:  # any backend failure (LLMError or not): the fused order stands
             raise RerankError(f"LLM rerank failed: {exc}") from exc
         order = parse_ranking(answer, len(texts))

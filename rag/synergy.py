@@ -16,6 +16,7 @@ from qdrant_client import models
 
 from rag.cards import fold_name
 from rag.fusion import rrf
+from rag.llm.base import LLMError
 from rag.sparse import query_vector
 from rag.store import Hit, VectorStore
 
@@ -196,7 +197,7 @@ def decompose(question: str, llm=None, *, game_kind: str = "mtg", set_names: dic
             themes=tuple(str(t).lower() for t in data.get("themes") or []) or rules.themes,
             source="llm",
         )
-    except Exception as exc:  # any failure: the rules' reading stands
+    except (LLMError, ValueError, TypeError, AttributeError) as exc:  # a failed call or no JSON: the rules' reading stands
         log.info("synergy decomposition by LLM failed, rules used: %s", exc)
         return rules
 

@@ -4,17 +4,23 @@
 
 `errors` is empty when the refusal is not about a field; `field` is the dotted path of the
 input without its location (`body`, `query`, `form`…) or the parameter's name (`payload`).
-Routers raise `Http404`, `HttpError`, `PermissionDenied` or ninja's `ValidationError`; the
-handlers of `oracle_site/api.py` build the body with `error_body`."""
+Routers and services raise a refusal of runtime/refusals.py (or `Http404`, `PermissionDenied`,
+ninja's `ValidationError`); REFUSAL_STATUS below is the one table from a refusal to the status
+the API and the pages answer; the handlers of `oracle_site/api.py` build the body here."""
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Callable, Sequence
 
+from django.http import HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from ninja import Field, Schema
 from ninja.pagination import LimitOffsetPagination
 from ninja.errors import ValidationError
+
+from runtime.refusals import Invalid, NotFound, NotReady, NotYours, Refused, SignInRequired, TooManyRequests
 
 LOCATIONS = {"body", "query", "path", "form", "file", "header", "cookie"}
 PARAMETER_NAMES = {"payload", "data", "filters", "pagination", "params"}
@@ -96,3 +102,63 @@ class Pagination(LimitOffsetPagination):
     class Input(Schema):
         limit: int = Field(20, ge=1, le=100, description="Rows per page (at most 100).")
         offset: int = Field(0, ge=0, le=10**9, description="Rows to skip.")
+
+
+# The one table from a refusal (runtime/refusals.py) to HTTP: the status the API answers (in
+# ErrorOut's shape) and the one the pages answer (the message as text, shown by the chat's
+# script). The first class an exception is an instance of wins.
+REFUSAL_STATUS: dict[type[Refused], tuple[int, int]] = {
+    Invalid: (422, 400),
+    SignInRequired: (401, 403),
+    NotYours: (403, 403),
+    NotFound: (404, 404),
+    NotReady: (409, 409),
+    TooManyRequests: (429, 429),
+    Refused: (400, 400),
+}
+
+
+def refusal_status(exc: Refused, *, api: bool) -> int:
+    for kind, (api_status, page_status) in REFUSAL_STATUS.items():
+        if isinstance(exc, kind):
+            return api_status if api else page_status
+    return 400
+
+
+def refusal_body(exc: Refused) -> dict:
+    """The API's body for a refusal: an invalid field is named as a validation error is."""
+    if isinstance(exc, Invalid):
+        return validation_body([{"loc": ["body", exc.field], "msg": exc.message}])
+    return error_body(exc.message)
+
+
+def with_retry_after(response, exc: Refused):
+    wait = getattr(exc, "wait", None)
+    if wait is not None:
+        response["Retry-After"] = str(math.ceil(wait))
+    return response
+
+
+def api_refusal(exc: Refused) -> JsonResponse:
+    """A refusal as the API answers it (the handler of oracle_site/api.py, and the ask stream)."""
+    return with_retry_after(JsonResponse(refusal_body(exc), status=refusal_status(exc, api=True)), exc)
+
+
+def page_refusal(exc: Refused) -> HttpResponse:
+    """A refusal as the pages answer it: the message as plain text (htmx hands it to the page)."""
+    response = HttpResponse(exc.message, status=refusal_status(exc, api=False), content_type="text/plain; charset=utf-8")
+    return with_retry_after(response, exc)
+
+
+def refusals_as_pages(view):
+    """A view decorator: a `Refused` raised by the view (or a service it calls) becomes the
+    page's answer from REFUSAL_STATUS."""
+
+    @functools.wraps(view)
+    def wrapped(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except Refused as exc:
+            return page_refusal(exc)
+
+    return wrapped

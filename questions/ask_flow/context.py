@@ -11,6 +11,7 @@ from games.models import Game
 from rag.retrieve import BookletRef, Retrieval, RetrievedChunk
 
 from ..models import Question
+from .answering import Answering
 
 Emit = Callable[[str, dict], None]
 
@@ -32,6 +33,7 @@ class StepTimer:
 class AskContext:
     question: Question
     emit: Emit
+    answering: Answering  # its stop flag, streamed text and in-flight mark (ask_flow/answering.py)
     timer: StepTimer = field(default_factory=StepTimer)
     # resolve
     booklets: list[BookletRef] = field(default_factory=list)

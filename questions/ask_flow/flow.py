@@ -13,7 +13,9 @@ import logging
 from django.utils.translation import gettext
 
 from ..models import Question
+from . import answering as answers
 from . import events
+from .answering import Answering
 from .context import AskContext, Emit
 from .steps.answer_deck import answer_with_deck
 from .steps.answer_rules import answer_from_rules
@@ -26,15 +28,21 @@ from .steps.understand import await_hyde, await_intent, start_understanding
 log = logging.getLogger(__name__)
 
 
-def answer_question(question_id, emit: Emit) -> None:
-    """Answer a stored question, emitting phase/context/token/diagnostics/done (or error)."""
+def answer_question(question_id, emit: Emit, answering: Answering | None = None) -> None:
+    """Answer a stored question, emitting phase/context/token/diagnostics/done (or error).
+    Its live state is this process's `Answering` of the question: the one registered when it
+    was queued (ask_flow/background.py), else (`manage.py ask`) one for the time of this call."""
+    answering = answering or answers.answering_of(question_id)
     try:
-        run(AskContext(question=Question.objects.select_related("game").get(pk=question_id), emit=emit))
+        question = Question.objects.select_related("game").get(pk=question_id)
+        run(AskContext(question=question, emit=emit, answering=answering))
     except Exception as exc:  # turned into a readable, persisted failure
         log.exception("question %s failed", question_id)
         message = gettext("L'Oracle n'a pas pu répondre : %(error)s") % {"error": exc}
         Question.objects.filter(pk=question_id).mark_failed(message)
         emit("error", {"message": message, "questionId": str(question_id)})
+    finally:
+        answers.forget_unvouched(question_id)
 
 
 def run(ctx: AskContext) -> None:

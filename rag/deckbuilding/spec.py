@@ -11,6 +11,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError, model_validator
 
+from rag.llm.base import LLMError
+
 log = logging.getLogger(__name__)
 
 GameKind = Literal["mtg", "fab", "riftbound"]
@@ -137,7 +139,7 @@ def request_spec(question: str, llm, fallback: DeckSpec, timeout: float = 30.0) 
         return fallback, "defaults"
     try:
         raw = llm.complete(SPEC_SYSTEM_PROMPT, spec_prompt(question, fallback), model="haiku", timeout=timeout)
-    except Exception as exc:  # an LLM failure never blocks the deck: defaults
+    except LLMError as exc:  # an LLM failure never blocks the deck: defaults
         log.info("deck spec call failed, defaults used: %s", exc)
         return fallback, "defaults"
     spec = parse_spec(raw, fallback)

@@ -16,12 +16,12 @@ from typing import Iterator, Protocol, Sequence
 MODEL_TIERS = ("haiku", "sonnet", "opus")
 
 
-class AnswerStopped(BaseException):
+class AnswerStopped(Exception):
     """The player stopped the answer (« Arrêter »): raised by a stoppable backend
-    (questions.ask_flow.stop.StoppableLLM) before or during a call. A BaseException, like
-    `asyncio.CancelledError`: the fall-backs' `except Exception` (decomposition, deck spec…)
-    let it through, so no later step runs nor starts another call; the ask flow catches it
-    where the text streamed until then is kept."""
+    (questions.ask_flow.stop.StoppableLLM) before or during a call. Not an `LLMError`: the
+    fall-backs (decomposition, deck spec, rerank…) catch `LLMError` only and let it through,
+    so no later step runs nor starts another call; the ask flow catches it where the text
+    streamed until then is kept."""
 
 
 class LLMError(RuntimeError):

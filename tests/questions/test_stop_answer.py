@@ -9,7 +9,7 @@ from questions.ask_flow.flow import answer_question
 from questions.ask_flow.intake import create_question
 from questions.ask_flow.stop import StoppableLLM, forget_stop, request_stop
 from questions.models import Question
-from rag.llm.base import AnswerStopped, HealthReport
+from rag.llm.base import AnswerStopped, HealthReport, LLMError
 from runtime import components
 from rag.deckbuilding.spec import SPEC_SYSTEM_PROMPT
 from rag.synergy import DECOMPOSE_SYSTEM
@@ -220,7 +220,7 @@ class CountingLLM:
         return "{}"
 
 
-def test_a_stoppable_backend_calls_nothing_once_stopped_and_its_stop_escapes_except_exception():
+def test_a_stoppable_backend_calls_nothing_once_stopped_and_its_stop_escapes_the_llm_fall_backs():
     inner = CountingLLM()
     llm = StoppableLLM(inner, "q-stoppable")
     request_stop("q-stoppable")
@@ -230,8 +230,8 @@ def test_a_stoppable_backend_calls_nothing_once_stopped_and_its_stop_escapes_exc
         with pytest.raises(AnswerStopped):
             try:
                 llm.complete("system", "prompt")
-            except Exception:  # a rag fall-back: the stop is not one of its failures
-                pytest.fail("AnswerStopped caught by except Exception")
+            except LLMError:  # a rag fall-back: the stop is not one of its failures
+                pytest.fail("AnswerStopped caught as an LLM failure")
         assert inner.started == 0
     finally:
         forget_stop("q-stoppable")

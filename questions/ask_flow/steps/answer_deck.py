@@ -25,7 +25,7 @@ def answer_with_deck(ctx: AskContext) -> None:
 
     request = dict(
         game=ctx.game, question=ctx.text, mentioned_cards=ctx.fresh_cards, sticky_cards=ctx.sticky_cards,
-        history=ctx.question.history, emit=emit, llm=StoppableLLM(ctx.llm, ctx.question.pk),
+        history=ctx.question.history, emit=emit, llm=StoppableLLM(ctx.llm, ctx.answering),
     )  # fmt: skip
     try:
         if not ctx.game.card_game:

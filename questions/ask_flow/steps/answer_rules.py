@@ -19,7 +19,6 @@ from rag.cards import mention_blocks, wrap_card_names
 from rag.llm.base import ClaudeQuotaError, LLMError
 
 from ..context import AskContext, Emit
-from ..stop import StopSignal
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +52,7 @@ def _llm_answer(ctx: AskContext) -> str:
         history=question.history, image=image, cards_block=mention_blocks(ctx.fresh_cards, ctx.sticky_cards),
     )  # fmt: skip
     parts: list[str] = []
-    stop = StopSignal(question.pk)
+    stop = ctx.answering
     if stop.stopped():  # pressed while the passages were searched: no paid call starts
         ctx.stopped = True
         return ""
@@ -94,7 +93,7 @@ def llm_failed(error) -> str:
 
 def emit_text(text: str, emit: Emit, ctx: AskContext | None = None) -> str:
     """Stream a ready answer line by line, as an LLM would stream it (up to a stop, with `ctx`)."""
-    stop = StopSignal(ctx.question.pk) if ctx is not None else None
+    stop = ctx.answering if ctx is not None else None
     sent = []
     for line in text.splitlines(keepends=True):
         if stop is not None and stop.stopped():

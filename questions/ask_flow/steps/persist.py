@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...models import Question
 from .. import events
 from ..context import AskContext
-from ..stop import forget_stop
+from ..answering import forget_stop
 
 
 def persist(ctx: AskContext) -> None:

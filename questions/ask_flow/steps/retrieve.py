@@ -17,7 +17,6 @@ from rag.retrieve import retrieve
 from runtime import executors
 
 from ..context import AskContext
-from ..stop import StopSignal
 from .understand import await_rewrite
 
 _reranker_lock = threading.Lock()
@@ -62,6 +61,6 @@ def retrieve_passages(ctx: AskContext) -> None:
     # a failed rerank keeps the fused order (rag.retrieve); a stop pressed meanwhile starts no
     # paid call (the answer step then ends the answer)
     chosen = reranker() or llm_reranker(ctx.llm)
-    if isinstance(chosen, LLMListwiseReranker) and StopSignal(ctx.question.pk).stopped():
+    if isinstance(chosen, LLMListwiseReranker) and ctx.answering.stopped():
         chosen = None
     ctx.retrieval = retrieve(ctx.text, reranker=chosen, rerank_query=ctx.search_text, **kwargs)

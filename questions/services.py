@@ -1,0 +1,219 @@
+"""The one way a question enters — the chat page, its « Régénérer », the REST API and
+`manage.py ask` — and the actions on an answer that only its asker takes.
+
+`ask_question` and `regenerate_answer` check who may ask, the input, the rate limits (a
+regeneration is an ask, counted per user and per IP) and whose conversation it is, then SAVE
+the question: its caller starts answering it (`ask_flow.background.start_answering`) only
+then, so its id answers `GET /api/ask/<id>` from the first event on (`meta`).
+
+Only the asker rates, regenerates, stops or continues: staff read every question and
+conversation but moderate in the admin, never as the player. (A question asked anonymously
+belongs to whoever has its id.) Refusals are runtime/refusals.py's; the views and the API
+map them to HTTP (runtime/api_errors.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+from uuid import UUID
+
+from django.conf import settings
+from django.http import Http404
+from django.utils.translation import gettext as _
+
+from games.models import Extension, Game
+from rag.limits import MAX_QUESTION_CHARS
+from runtime.ratelimit import ask_throttles
+from runtime.refusals import Invalid, NotFound, NotReady, NotYours, SignInRequired, TooManyRequests
+
+from .access import visible_question
+from .ask_flow.intake import new_question, save_question
+from .ask_flow.stop import request_stop
+from .conversations import (
+    chosen_extensions, current_turns, history_for, new_conversation, record_feedback, title_from, visible_conversation,
+)  # fmt: skip
+from .models import Conversation, Question
+
+
+@dataclass(frozen=True)
+class Asker:
+    """Who asks: `user` (None when anonymous) and the request the rate limits count (None for
+    the terminal's `manage.py ask`, which an operator runs: no access check, no limit)."""
+
+    user: object | None
+    request: object | None = None
+
+    @classmethod
+    def of(cls, request) -> Asker:
+        """The asker of a page (its session) or of an API call (its token: `request.auth`)."""
+        user = getattr(request, "auth", None)
+        if not getattr(user, "is_authenticated", False):
+            user = getattr(request, "user", None)
+        return cls(user if getattr(user, "is_authenticated", False) else None, request)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A saved question and its conversation."""
+
+    question: Question
+    conversation: Conversation
+    booklets: list | None = None  # the booklets asked about; None: every one, read if needed
+
+    @property
+    def extensions(self) -> list:
+        return list(self.question.extensions.all()) if self.booklets is None else self.booklets
+
+
+def may_ask(user) -> bool:
+    """« Who may ask », written once: a signed-in user, anyone when ASK_ALLOW_ANONYMOUS is on."""
+    return bool(getattr(user, "is_authenticated", False)) or settings.ASK_ALLOW_ANONYMOUS
+
+
+def check_may_ask(asker: Asker) -> None:
+    if asker.request is not None and not may_ask(asker.user):
+        raise SignInRequired()
+
+
+def check_rate(asker: Asker) -> None:
+    """The ask rate limits (runtime/ratelimit.py), per user and per IP; fresh throttle objects:
+    they keep per-request state."""
+    if asker.request is None:
+        return
+    waits = [throttle.wait() for throttle in ask_throttles() if not throttle.allow_request(asker.request)]
+    if waits:
+        raise TooManyRequests(max((wait for wait in waits if wait is not None), default=None))
+
+
+def is_owner(user, question: Question) -> bool:
+    return question.user_id is None or (user is not None and user.pk == question.user_id)
+
+
+def own_question(asker: Asker, question_id: UUID, not_yours: str = "", **filters) -> Question:
+    """The asker's own question: NotFound when they may not see it, NotYours (`not_yours`
+    says why) when they see it but did not ask it (staff)."""
+    check_may_ask(asker)
+    try:
+        question = visible_question(asker.user, question_id, **filters)
+    except Http404:
+        raise NotFound() from None
+    if not is_owner(asker.user, question):
+        raise NotYours(not_yours or _("Seul l'auteur de la question peut agir sur sa réponse."))
+    return question
+
+
+def own_conversation(asker: Asker, conversation_id: UUID) -> Conversation:
+    """The asker's own conversation (an anonymous one: by its id); staff included: their turn
+    would land in another player's conversation."""
+    try:
+        return visible_conversation(asker.user, conversation_id, own=True)
+    except Http404:
+        raise NotFound() from None
+
+
+def question_text(text: str) -> str:
+    text = (text or "").strip()
+    if not text:
+        raise Invalid("question", _("Écrivez d'abord votre question."))
+    if len(text) > MAX_QUESTION_CHARS:
+        raise Invalid("question", _("La question dépasse %(max)s caractères.") % {"max": MAX_QUESTION_CHARS})
+    return text
+
+
+def game_booklets(game: Game, wanted: Collection | None) -> list | None:
+    """The game's booklets with these ids (None: every booklet, present and future)."""
+    if wanted is None:
+        return None
+    wanted = {str(pk) for pk in wanted}
+    extensions = list(Extension.objects.filter(game=game, pk__in=wanted)) if wanted else []
+    if len(extensions) != len(wanted):
+        raise Invalid("extensions", _("livret inconnu ou d'un autre jeu"))
+    return extensions
+
+
+def last_sticky(conversation: Conversation) -> list[str]:
+    """The cards the conversation keeps from its earlier turns (its last turn's list)."""
+    last = current_turns(conversation).order_by("-created_at").first()
+    return last.sticky_cards_after() if last is not None else []
+
+
+def set_booklets(conversation: Conversation, extensions: list | None) -> None:
+    """The booklet choice belongs to the conversation (None: every booklet)."""
+    conversation.every_booklet = extensions is None
+    conversation.save(update_fields=["every_booklet", "updated_at"])
+    conversation.extensions.set(extensions or [])
+
+
+def ask_question(
+    asker: Asker, *, game: Game | None, text: str, conversation_id: UUID | None = None, extensions: Collection | None = None,
+    history=(), card_mentions=(), sticky_card_mentions=(), rebook: bool = False,
+) -> Asked:
+    """Ask `text` about `game` (None: an unknown id, refused): in the asker's conversation `conversation_id` (its booklets and
+    last turns; `rebook`: the page's ticked `extensions` become the conversation's), else in a
+    new one (`extensions`: booklet ids, None for every one; `history`: the client's). The
+    question is saved when this returns; `sticky_card_mentions` left empty are the
+    conversation's."""
+    check_may_ask(asker)
+    text = question_text(text)
+    check_rate(asker)
+    if game is None:  # the id named no game: refused after the rate limits, as any bad input
+        raise Invalid("gameId", _("jeu inconnu"))
+    if conversation_id is not None:
+        conversation = own_conversation(asker, conversation_id)
+        if conversation.game_id != game.pk:
+            raise Invalid("conversationId", _("conversation sur un autre jeu"))
+        if rebook:
+            set_booklets(conversation, game_booklets(game, extensions))
+        booklets, history = chosen_extensions(conversation), history_for(conversation)
+        sticky_card_mentions = list(sticky_card_mentions) or last_sticky(conversation)
+    else:
+        booklets = game_booklets(game, extensions)
+        conversation = new_conversation(user=asker.user, game=game, every_booklet=booklets is None,
+                                        title=title_from(text))  # fmt: skip
+    question, booklets = new_question(
+        game=game, text=text, extensions=booklets, history=history, card_mentions=card_mentions,
+        sticky_card_mentions=sticky_card_mentions, user=asker.user, conversation=conversation,
+    )  # fmt: skip
+    save_question(question, booklets)
+    return Asked(question, conversation, booklets)
+
+
+def regenerate_answer(asker: Asker, question_id: UUID, **filters) -> Asked:
+    """Ask one of the asker's turns again: a new question replacing it, with the history before
+    it; counted by the rate limits as any question."""
+    old = own_question(asker, question_id, **filters)
+    if old.conversation_id is None:
+        raise Invalid("questionId", _("Cette réponse n'appartient à aucune conversation."))
+    check_rate(asker)
+    conversation = old.conversation
+    question, booklets = new_question(
+        game=old.game, text=old.text, extensions=chosen_extensions(conversation),
+        history=history_for(conversation, before=old), card_mentions=old.card_mentions,
+        sticky_card_mentions=old.sticky_card_mentions, user=asker.user, conversation=conversation, replaces=old,
+    )  # fmt: skip
+    save_question(question, booklets)
+    return Asked(question, conversation, booklets)
+
+
+UNCHANGED = object()  # rate_answer: keep the rating or the comment as it is
+
+
+def rate_answer(asker: Asker, question_id: UUID, *, rating=UNCHANGED, comment=UNCHANGED, **filters) -> Question:
+    """👍 (1) / 👎 (-1) / none and a comment on the asker's own answer (they reach the feedback
+    export as theirs)."""
+    question = own_question(asker, question_id, _("Seul l'auteur de la question peut donner son avis."), **filters)
+    if not question.is_answered:
+        raise NotReady(_("La question n'a pas encore de réponse."))
+    rating = question.rating if rating is UNCHANGED else rating
+    comment = question.feedback_comment if comment is UNCHANGED else comment
+    try:
+        return record_feedback(question, rating=rating, comment=comment)
+    except ValueError:
+        raise Invalid("rating", _("La note est 1, -1 ou vide.")) from None
+
+
+def stop_answer(asker: Asker, question_id: UUID, **filters) -> None:
+    """« Arrêter » on the asker's own answer: it stops at its next token."""
+    question = own_question(asker, question_id, **filters)
+    if not question.is_answered:
+        request_stop(question.pk)
