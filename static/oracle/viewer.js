@@ -145,10 +145,22 @@ async function open() {
   eventBus.on("pagerendered", ({ pageNumber: number }) => {
     if (number === targetPage) drawOcrBoxes(false); // pdf.js empties a page it renders again (zoom)
   });
-  eventBus.on("pagechanging", ({ pageNumber: number }) => {
+  // The counter shows the page that fills most of the view (pdf.js's own current page stays
+  // on a page while any of it is at the top, e.g. p.4's last lines above a p.5 on screen).
+  const showPageInView = () => {
+    const number = pageInView(container);
+    if (!number) return;
     pageNumber.textContent = number;
     body.dataset.currentPage = number;
-  });
+  };
+  let counting = false;
+  container.addEventListener("scroll", () => {
+    if (counting) return;
+    counting = true;
+    requestAnimationFrame(() => { counting = false; showPageInView(); });
+  }, { passive: true });
+  eventBus.on("pagechanging", showPageInView);
+  eventBus.on("updateviewarea", showPageInView);
   eventBus.on("scalechanging", ({ scale }) => {
     document.getElementById("zoom-level").textContent = `${Math.round(scale * 100)} %`;
     body.dataset.scale = scale;
@@ -163,7 +175,7 @@ async function open() {
   viewer.setDocument(pdf);
   linkService.setDocument(pdf, null);
   document.getElementById("page-count").textContent = pdf.numPages;
-  pageNumber.textContent = targetPage;
+  pageNumber.textContent = Math.min(targetPage, pdf.numPages);
   body.dataset.currentPage = Math.min(targetPage, pdf.numPages);
   body.dataset.state = "ready";
 
@@ -204,6 +216,25 @@ async function open() {
   }
 }
 
+/** The number of the page that takes the most height in the view (null before layout). */
+export function pageInView(scroller) {
+  const view = scroller.getBoundingClientRect();
+  let best = null;
+  let bestHeight = 0;
+  for (const page of scroller.querySelectorAll(".page[data-page-number]")) {
+    const box = page.getBoundingClientRect();
+    const height = Math.min(box.bottom, view.bottom) - Math.max(box.top, view.top);
+    if (height > bestHeight) [best, bestHeight] = [Number(page.dataset.pageNumber), height];
+    else if (box.top > view.bottom) break;
+  }
+  return best;
+}
+
+/** Escape in the viewer shown beside the chat: the chat closes it (static/oracle/chat.js). */
+function closeFromInside() {
+  if (window.parent !== window) window.parent.postMessage("oracle-viewer-escape", location.origin);
+}
+
 /** Two fingers pinch, or ctrl + wheel (how trackpads pinch): zoom around the fingers. */
 function pinchToZoom(viewer) {
   let pinch = null;
@@ -233,6 +264,7 @@ function pinchToZoom(viewer) {
   }, { passive: false });
 }
 
+addEventListener("keydown", (event) => { if (event.key === "Escape") closeFromInside(); });
 if (quote) {
   const quoteBox = document.getElementById("quote");
   quoteBox.textContent = `« ${quote} »`;
