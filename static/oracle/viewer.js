@@ -145,8 +145,9 @@ async function open() {
   eventBus.on("pagerendered", ({ pageNumber: number }) => {
     if (number === targetPage) drawOcrBoxes(false); // pdf.js empties a page it renders again (zoom)
   });
-  // The counter shows the page that fills most of the view (pdf.js's own current page stays
-  // on a page while any of it is at the top, e.g. p.4's last lines above a p.5 on screen).
+  // The counter shows the page being read (pageInView). pdf.js's own current page is the one
+  // with the largest share of its area in view: a quote found near the bottom of p.5 and put
+  // at the top of the view made it say p.6, the next page filling the rest of the view.
   const showPageInView = () => {
     const number = pageInView(container);
     if (!number) return;
@@ -216,16 +217,21 @@ async function open() {
   }
 }
 
-/** The number of the page that takes the most height in the view (null before layout). */
+/**
+ * The number of the page being read: the one under the view's reading line, a quarter down
+ * from its top (where find puts a quote, where eyes go after a scroll); else the page taking
+ * the most height in the view. null before layout.
+ */
 export function pageInView(scroller) {
   const view = scroller.getBoundingClientRect();
+  const line = view.top + view.height / 4;
   let best = null;
   let bestHeight = 0;
   for (const page of scroller.querySelectorAll(".page[data-page-number]")) {
     const box = page.getBoundingClientRect();
+    if (box.top <= line && box.bottom > line) return Number(page.dataset.pageNumber);
     const height = Math.min(box.bottom, view.bottom) - Math.max(box.top, view.top);
     if (height > bestHeight) [best, bestHeight] = [Number(page.dataset.pageNumber), height];
-    else if (box.top > view.bottom) break;
   }
   return best;
 }
