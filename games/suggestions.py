@@ -2,17 +2,20 @@
 
 `suggested_questions(game)` turns the sections of the game's rules (the heading paths the
 ingestion gave its chunks, ingest/stages/hierarchy.py) into a few questions a player could
-ask, in the game's language: « Mise en place » → « Comment met-on le jeu en place ? »,
-"Combat" → "How does combat work?", « La dérive » → « Comment fonctionne la dérive ? ».
-`question_placeholder(game)` is the example shown in the empty question box, another
-section of the same game. Neither ever shows another game's text: a game without chunks
-gets no suggestion and a neutral placeholder.
+ask, in the page's language: « Mise en place » or "Setup" → « Comment met-on le jeu en
+place ? » on a French page, "How do I set up the game?" on an English one; « La dérive » →
+« Comment fonctionne la dérive ? ». A section of a booklet in the other language is asked
+about with the game's own word for it (games/terms.py), or not at all. `question_placeholder(game)`
+is the example shown in the empty question box, another section of the same game. Neither
+ever shows another game's text: a game without chunks gets no suggestion and a neutral
+placeholder.
 
-Headings that are not rules (contents, credits, components list, the booklet's title…) are
-skipped. The choice is deterministic: booklet order, the well-known sections (setup, turn,
-end of the game) first. Results are cached per game until its chunks change (the cache
-key is the count and the latest creation time of its booklets' chunks: an ingestion
-replaces them, a deleted booklet removes them).
+Headings that are not rules (contents, credits, components list, the booklet's title, a
+heading the rules never name elsewhere, like a cover's date) are skipped. The choice is
+deterministic: booklet order, the well-known sections (setup, turn, end of the game) first.
+Results are cached per game and language until its chunks or terms change (the cache key is
+the count and the latest creation time of its booklets' chunks, and its terms' count: an
+ingestion replaces them, a deleted booklet removes them).
 """
 
 from __future__ import annotations

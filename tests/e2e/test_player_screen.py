@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import pytest
 
+from ingest.models import IngestJob
 from tests.e2e.conftest import open_signed_in, screenshot
 from tests.e2e.test_a11y import french_in
+from tests.factories import IngestJobFactory
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -98,6 +100,7 @@ def test_the_chat_viewer_and_ingest_pages_hold_on_every_screen_in_both_languages
     browser, live_daphne, long_names, bob, alice, viewport
 ):
     game, extension = long_names
+    job = IngestJobFactory(game=game, extension=extension, booklet_kind="extension", status=IngestJob.Status.DONE)
     size = f"{viewport['width']}x{viewport['height']}"
     for locale, (setup_question, example, search_word) in EXPECTED.items():
         page = open_signed_in(browser, live_daphne, bob, viewport=viewport, locale=locale)
@@ -121,17 +124,21 @@ def test_the_chat_viewer_and_ingest_pages_hold_on_every_screen_in_both_languages
         assert page.locator(".turn .rate-up svg.icon").count() == 1
         assert page.evaluate(EMOJI_AS_TEXT) == []
         screenshot(page, f"screen-chat-{size}-{locale}")
+        if viewport["width"] < 600:  # the narrowest phones too
+            page.set_viewport_size({"width": 360, "height": 740})
+            assert_fits(page, f"chat after an answer at 360 px {locale}")
+            page.set_viewport_size(viewport)
 
         page.reload()  # the conversation, reopened
         page.evaluate("() => { document.getElementById('conversation-list').open = true; }")
-        assert page.locator("#conversation-list li").count() == 1
+        assert page.locator("#conversation-list li").count() >= 1
         assert_fits(page, f"conversation {locale}")
 
         citation = page.locator("a.citation").first
         citation.click()
         page.locator("#viewer-pane").wait_for(state="visible")
+        page.frame_locator("#viewer-frame").locator("body[data-state=ready]").wait_for(timeout=30_000)
         frame = viewer_frame(page)
-        frame.locator("body[data-state=ready]").wait_for(timeout=30_000)
         assert on_screen(page.locator(".viewer-bar").bounding_box(), viewport)
         toolbar = page.frame_locator("#viewer-frame").locator(".viewer-toolbar")
         assert on_screen(toolbar.bounding_box(), viewport), toolbar.bounding_box()
@@ -157,7 +164,7 @@ def test_the_chat_viewer_and_ingest_pages_hold_on_every_screen_in_both_languages
         page.context.close()
 
         page = open_signed_in(browser, live_daphne, alice, viewport=viewport, locale=locale)
-        for url in ("/ingestion/nouvelle/", "/ingestion/"):
+        for url in ("/ingestion/nouvelle/", "/ingestion/", f"/ingestion/{job.pk}/"):
             page.goto(url)
             assert_fits(page, f"{url} {locale}")
             assert page.evaluate(EMOJI_AS_TEXT) == []
