@@ -58,6 +58,20 @@ EMOJI_AS_TEXT = r"""() => {
 }"""
 
 
+# A live turn's « Arrêter » while the Oracle still searches (no text yet), then once text came.
+STOP_SHOWN_WITH = """() => {
+  const turn = document.createElement('div');
+  turn.innerHTML = '<div class="answer streaming"></div><div class="turn-actions"><button class="stop-answer">stop</button></div>';
+  document.body.append(turn);
+  const shown = () => getComputedStyle(turn.querySelector('.stop-answer')).display !== 'none';
+  const before = shown();
+  turn.querySelector('.answer').append('Le joueur actif');
+  const after = shown();
+  turn.remove();
+  return [before, after];
+}"""
+
+
 def assert_fits(target, what):
     found = target.evaluate(TOO_WIDE)
     assert found["scrollWidth"] <= found["width"] and found["wide"] == [], (what, found)
@@ -113,6 +127,9 @@ def test_the_chat_viewer_and_ingest_pages_hold_on_every_screen_in_both_languages
         assert placeholder.startswith(example), placeholder
         if locale == "en-US":
             assert french_in(" ".join(suggestions) + " " + placeholder) == [], (suggestions, placeholder)
+
+        # « Arrêter » on a live turn only once its text streams (the page's own stylesheet)
+        assert page.evaluate(STOP_SHOWN_WITH) == [False, True]
 
         ask(page, "Que fait la pluie dans les virages ?")
         page.evaluate("() => document.querySelectorAll('details').forEach((details) => { details.open = true; })")
