@@ -1,15 +1,21 @@
 from django.conf import settings
 from django.contrib import admin
-from django.shortcuts import redirect
-from django.templatetags.static import static
+from django.http import FileResponse
 from django.urls import include, path
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_safe
 
 from .api import api
 
+FAVICON = settings.BASE_DIR / "static" / "oracle" / "favicon.ico"
 
+
+@require_safe
+@cache_control(max_age=86400, public=True)
 def favicon(request):
-    """Browsers ask for /favicon.ico whatever the page links: the SVG icon of base.html."""
-    return redirect(static("oracle/favicon.svg"))
+    """Browsers (and feed readers, bookmarks) ask for /favicon.ico whatever the page links:
+    the icon itself, 16/32/48 px, drawn like base.html's favicon.svg."""
+    return FileResponse(FAVICON.open("rb"), content_type="image/x-icon")
 
 
 urlpatterns = [

@@ -154,20 +154,36 @@ turns.addEventListener("click", (event) => {
   openViewer(link);
 });
 
+let openedFrom = null; // the citation that opened the viewer: focus goes back to it
+
 function openViewer(link) {
+  openedFrom = link;
   pane.hidden = false;
   document.body.classList.add("viewer-open");
   document.getElementById("viewer-title").textContent = link.textContent.trim();
   document.getElementById("viewer-open").href = link.href;
   frame.src = link.dataset.viewerUrl;
+  closeButton.focus();
 }
 
 function closeViewer() {
+  if (pane.hidden) return;
   pane.hidden = true;
   document.body.classList.remove("viewer-open");
   frame.removeAttribute("src");
+  if (openedFrom?.isConnected) openedFrom.focus();
+  else textarea.focus();
+  openedFrom = null;
 }
-document.getElementById("viewer-close").addEventListener("click", closeViewer);
+const closeButton = document.getElementById("viewer-close");
+closeButton.addEventListener("click", closeViewer);
+// Escape closes it, from the chat or from inside the viewer's frame (which tells us: viewer.js).
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && !pane.hidden && !event.defaultPrevented) closeViewer();
+});
+addEventListener("message", (event) => {
+  if (event.origin === location.origin && event.source === frame.contentWindow && event.data === "oracle-viewer-escape") closeViewer();
+});
 
 updateCounter();
 updateBusy();

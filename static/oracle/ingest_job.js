@@ -148,7 +148,7 @@ function showPlanned(data) {
 
 function addWarning(data) {
   const item = document.createElement("li");
-  item.textContent = `⚠ ${messageOf(data) || data.detail || JSON.stringify(data)}`;
+  item.textContent = messageOf(data) || data.detail || JSON.stringify(data); // its warning icon: oracle.css
   document.getElementById("warnings").appendChild(item);
 }
 

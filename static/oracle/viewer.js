@@ -145,10 +145,23 @@ async function open() {
   eventBus.on("pagerendered", ({ pageNumber: number }) => {
     if (number === targetPage) drawOcrBoxes(false); // pdf.js empties a page it renders again (zoom)
   });
-  eventBus.on("pagechanging", ({ pageNumber: number }) => {
+  // The counter shows the page being read (pageInView). pdf.js's own current page is the one
+  // with the largest share of its area in view: a quote found near the bottom of p.5 and put
+  // at the top of the view made it say p.6, the next page filling the rest of the view.
+  const showPageInView = () => {
+    const number = pageInView(container);
+    if (!number) return;
     pageNumber.textContent = number;
     body.dataset.currentPage = number;
-  });
+  };
+  let counting = false;
+  container.addEventListener("scroll", () => {
+    if (counting) return;
+    counting = true;
+    requestAnimationFrame(() => { counting = false; showPageInView(); });
+  }, { passive: true });
+  eventBus.on("pagechanging", showPageInView);
+  eventBus.on("updateviewarea", showPageInView);
   eventBus.on("scalechanging", ({ scale }) => {
     document.getElementById("zoom-level").textContent = `${Math.round(scale * 100)} %`;
     body.dataset.scale = scale;
@@ -163,7 +176,7 @@ async function open() {
   viewer.setDocument(pdf);
   linkService.setDocument(pdf, null);
   document.getElementById("page-count").textContent = pdf.numPages;
-  pageNumber.textContent = targetPage;
+  pageNumber.textContent = Math.min(targetPage, pdf.numPages);
   body.dataset.currentPage = Math.min(targetPage, pdf.numPages);
   body.dataset.state = "ready";
 
@@ -204,6 +217,30 @@ async function open() {
   }
 }
 
+/**
+ * The number of the page being read: the one under the view's reading line, a quarter down
+ * from its top (where find puts a quote, where eyes go after a scroll); else the page taking
+ * the most height in the view. null before layout.
+ */
+export function pageInView(scroller) {
+  const view = scroller.getBoundingClientRect();
+  const line = view.top + view.height / 4;
+  let best = null;
+  let bestHeight = 0;
+  for (const page of scroller.querySelectorAll(".page[data-page-number]")) {
+    const box = page.getBoundingClientRect();
+    if (box.top <= line && box.bottom > line) return Number(page.dataset.pageNumber);
+    const height = Math.min(box.bottom, view.bottom) - Math.max(box.top, view.top);
+    if (height > bestHeight) [best, bestHeight] = [Number(page.dataset.pageNumber), height];
+  }
+  return best;
+}
+
+/** Escape in the viewer shown beside the chat: the chat closes it (static/oracle/chat.js). */
+function closeFromInside() {
+  if (window.parent !== window) window.parent.postMessage("oracle-viewer-escape", location.origin);
+}
+
 /** Two fingers pinch, or ctrl + wheel (how trackpads pinch): zoom around the fingers. */
 function pinchToZoom(viewer) {
   let pinch = null;
@@ -233,6 +270,7 @@ function pinchToZoom(viewer) {
   }, { passive: false });
 }
 
+addEventListener("keydown", (event) => { if (event.key === "Escape") closeFromInside(); });
 if (quote) {
   const quoteBox = document.getElementById("quote");
   quoteBox.textContent = `« ${quote} »`;

@@ -46,12 +46,12 @@ def live_daphne_env():
     return dict(SERVER_ENV)
 
 
-def open_signed_in(browser, base_url: str, user, *, viewport=None, **options):
+def open_signed_in(browser, base_url: str, user, *, viewport=None, locale="fr-FR", **options):
     """A browser page whose session cookie belongs to `user` (session stored in the test DB);
     `options` go to the browser context (e.g. has_touch=True)."""
     client = Client()
     client.force_login(user)
-    context = browser.new_context(base_url=base_url, locale="fr-FR", viewport=viewport or {"width": 1280, "height": 860}, **options)
+    context = browser.new_context(base_url=base_url, locale=locale, viewport=viewport or {"width": 1280, "height": 860}, **options)
     context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value, "url": base_url}])
     page = context.new_page()
     page.on("console", lambda message: print(f"[browser {message.type}] {message.text}"))

@@ -291,15 +291,19 @@ def test_the_empty_chat_suggests_questions_from_the_games_own_headings(client, b
     game = GameFactory(name="Secret Hitler", language="en")
     paths = ["GAMEPLAY"] + ["GAMEPLAY > ELECTION"] * 8 + ["GAMEPLAY > LEGISLATIVE SESSION"] * 6 + ["SETUP"] * 3
     for ordinal, path in enumerate(paths):
-        ChunkFactory(game=game, ordinal=ordinal, hierarchy_path=path)
+        ChunkFactory(game=game, ordinal=ordinal, hierarchy_path=path, text="The Election comes before the Legislative Session.")
     forget_suggestions()
     client.force_login(bob)
 
-    page = client.get(reverse("oracle-chat", args=[game.slug])).content.decode()
+    page = client.get(reverse("oracle-chat", args=[game.slug]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
 
-    expected = suggested_questions(game)
+    expected = suggested_questions(game, language="en")
     assert expected and all(f'data-question="{escape(text)}"' in page for text in expected)
     assert 'placeholder="E.g.: ' in page
+    # the same English rulebook on a French page: French questions, a French example
+    page = client.get(reverse("oracle-chat", args=[game.slug]), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert f'data-question="{escape("Comment met-on le jeu en place ?")}"' in page
+    assert 'placeholder="Ex. : ' in page and "How do I" not in page
     forget_suggestions()
 
 

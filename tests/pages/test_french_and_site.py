@@ -127,8 +127,9 @@ def test_every_page_links_the_favicon_and_a_skip_link(client):
     page = client.get(reverse("oracle-login")).content.decode()
     assert 'rel="icon"' in page and "oracle/favicon.svg" in page
     assert 'class="skip-link" href="#main"' in page and '<main id="main"' in page
-    response = client.get("/favicon.ico")
-    assert response.status_code == 302 and response["Location"].endswith("oracle/favicon.svg")
+    response = client.get("/favicon.ico")  # the icon itself: no redirect for a browser to follow
+    assert response.status_code == 200 and response["Content-Type"] == "image/x-icon"
+    assert b"".join(response.streaming_content)[:4] == b"\x00\x00\x01\x00"  # an ICO file's header
     from django.contrib.staticfiles import finders
 
     assert finders.find("oracle/favicon.svg")
