@@ -21,6 +21,10 @@ RULE_NUMBER_RE = re.compile(r"^(?:\d{1,4}\.)+\d*[a-z]?\.?\s|^\d{1,4}\.\d+[a-z]?\
 MIN_COLUMN_GAP = 7.0  # points of white space between two columns
 PAGE_NUMBER_RE = re.compile(r"\d{1,4}")
 PAGE_NUMBER_DRIFT = 5  # a printed page number is the PDF's page less its cover pages, or so
+# Typographic ligatures (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) spelled out: « ﬁnd » must match a question's « find ».
+LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"})
+SOFT_HYPHEN = "\u00ad"
+LINE_END_HYPHENS = ("-", SOFT_HYPHEN, "\u2010", "\u2011")
 LAPARAMS = LAParams(line_margin=0.5, char_margin=2.0, word_margin=0.1, boxes_flow=None)
 
 
@@ -31,6 +35,8 @@ class Paragraph:
     bold: bool = False
     page: int = 0
     heading_level: int = 0  # set by hierarchy.mark_headings
+    top: float = -1.0  # where it lies on its page, as fractions of the page's height from its top
+    bottom: float = -1.0  # (-1: unknown, e.g. OCR text)
 
 
 @dataclass
@@ -38,6 +44,7 @@ class Page:
     number: int  # 1-based
     paragraphs: list[Paragraph] = field(default_factory=list)
     ocr: bool = False
+    furniture: list[str] = field(default_factory=list)  # running headers and footers taken out (furniture.py)
 
     @property
     def text(self) -> str:
@@ -63,7 +70,7 @@ def read_pages(pdf_path: str | Path) -> Iterator[Page]:
         boxes = [_box(item, layout.height) for item in layout if isinstance(item, LTTextBox)]
         paragraphs = []
         for box in reading_order(boxes):
-            paragraphs.extend(_paragraphs(box.item, number))
+            paragraphs.extend(_paragraphs(box.item, number, layout.height))
         yield Page(number=number, paragraphs=paragraphs)
 
 
@@ -135,11 +142,12 @@ def _merge_column_bands(bands: list[list[_Box]]) -> list[list[_Box]]:
     return groups
 
 
-def _paragraphs(box: LTTextBox, page: int) -> list[Paragraph]:
+def _paragraphs(box: LTTextBox, page: int, height: float = 0.0) -> list[Paragraph]:
     paragraphs: list[Paragraph] = []
     lines: list[str] = []
     sizes: Counter = Counter()
     bold = 0
+    span = [-1.0, -1.0]
     for line in box:
         if not isinstance(line, LTTextLine):
             continue
@@ -147,30 +155,36 @@ def _paragraphs(box: LTTextBox, page: int) -> list[Paragraph]:
         if not text:
             continue
         if lines and RULE_NUMBER_RE.match(text):
-            paragraphs.append(_paragraph(lines, sizes, bold, page))
+            paragraphs.append(_paragraph(lines, sizes, bold, page, span))
             lines, sizes, bold = [], Counter(), 0
+        if height:
+            top, bottom = round(1 - line.y1 / height, 4), round(1 - line.y0 / height, 4)
+            span = [top if not lines else span[0], bottom]
         lines.append(text)
         for char in line:
             if isinstance(char, LTChar) and not char.get_text().isspace():
                 sizes[round(char.size, 1)] += 1
                 bold += "bold" in char.fontname.lower()
     if lines:
-        paragraphs.append(_paragraph(lines, sizes, bold, page))
+        paragraphs.append(_paragraph(lines, sizes, bold, page, span))
     return paragraphs
 
 
-def _paragraph(lines: list[str], sizes: Counter, bold: int, page: int) -> Paragraph:
+def _paragraph(lines: list[str], sizes: Counter, bold: int, page: int, span=(-1.0, -1.0)) -> Paragraph:
     total = sum(sizes.values()) or 1
     size = sizes.most_common(1)[0][0] if sizes else 0.0
-    return Paragraph(text=join_lines(lines), font_size=size, bold=bold > total / 2, page=page)
+    return Paragraph(text=join_lines(lines), font_size=size, bold=bold > total / 2, page=page, top=span[0], bottom=span[1])
 
 
 def join_lines(lines: list[str]) -> str:
-    """One paragraph from its lines: hyphenated words rejoined, lines joined by spaces."""
+    """One paragraph from its lines: ligatures spelled out, hyphenated words rejoined, lines
+    joined by spaces. Some PDFs set every hyphen as a soft hyphen (U+00AD): inside a line it is
+    a real one (« Twenty-four »), at a line's end it cuts a word (« re- / capture »)."""
     text = ""
     for line in lines:
-        if text.endswith("-") and line[:1].islower():
+        line = line.translate(LIGATURES)
+        if text.endswith(LINE_END_HYPHENS) and line[:1].islower():
             text = text[:-1] + line
         else:
             text = f"{text} {line}" if text else line
-    return re.sub(r"[ \t]+", " ", text)
+    return re.sub(r"[ \t]+", " ", text.replace(SOFT_HYPHEN, "-"))
