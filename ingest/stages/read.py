@@ -16,6 +16,8 @@ from typing import Iterator
 from pdfminer.high_level import extract_pages
 from pdfminer.layout import LAParams, LTChar, LTTextBox, LTTextLine
 
+from . import tables
+
 # Rule numbers ("702.2b", "4.1", "12.") open a paragraph even inside one text box.
 RULE_NUMBER_RE = re.compile(r"^(?:\d{1,4}\.)+\d*[a-z]?\.?\s|^\d{1,4}\.\d+[a-z]?\s")
 MIN_COLUMN_GAP = 7.0  # points of white space between two columns
@@ -61,16 +63,25 @@ class _Box:
     x1: float
     top: float  # distance from the top of the page
     bottom: float
-    item: LTTextBox
+    item: LTTextBox | tables.Table
 
 
 def read_pages(pdf_path: str | Path) -> Iterator[Page]:
     """Yield the pages of a PDF one by one (never the whole document in memory)."""
     for number, layout in enumerate(extract_pages(str(pdf_path), laparams=LAPARAMS), start=1):
-        boxes = [_box(item, layout.height) for item in layout if isinstance(item, LTTextBox)]
+        items = [item for item in layout if isinstance(item, LTTextBox)]
+        found = tables.find_tables([line for item in items for line in item if isinstance(line, LTTextLine)], layout.height)
+        taken = {line for table in found for line in table.lines}
+        boxes = [_box(item, layout.height) for item in items if any(id(line) not in taken for line in item if isinstance(line, LTTextLine))]
+        boxes += [_Box(t.x0, t.x1, t.top, t.bottom, t) for t in found]
         paragraphs = []
         for box in reading_order(boxes):
-            paragraphs.extend(_paragraphs(box.item, number, layout.height))
+            if isinstance(box.item, tables.Table):
+                t = box.item
+                paragraphs.append(Paragraph(text=t.text, font_size=round(t.size, 1), page=number,
+                                            top=round(t.top / layout.height, 4), bottom=round(t.bottom / layout.height, 4)))
+            else:
+                paragraphs.extend(_paragraphs(box.item, number, layout.height, taken))
         yield Page(number=number, paragraphs=paragraphs)
 
 
@@ -142,14 +153,14 @@ def _merge_column_bands(bands: list[list[_Box]]) -> list[list[_Box]]:
     return groups
 
 
-def _paragraphs(box: LTTextBox, page: int, height: float = 0.0) -> list[Paragraph]:
+def _paragraphs(box: LTTextBox, page: int, height: float = 0.0, skip: set[int] = frozenset()) -> list[Paragraph]:
     paragraphs: list[Paragraph] = []
     lines: list[str] = []
     sizes: Counter = Counter()
     bold = 0
     span = [-1.0, -1.0]
     for line in box:
-        if not isinstance(line, LTTextLine):
+        if not isinstance(line, LTTextLine) or id(line) in skip:  # skip: lines a table took
             continue
         text = line.get_text().strip()
         if not text:
