@@ -20,6 +20,8 @@ from . import tables
 
 # Rule numbers ("702.2b", "4.1", "12.") open a paragraph even inside one text box.
 RULE_NUMBER_RE = re.compile(r"^(?:\d{1,4}\.)+\d*[a-z]?\.?\s|^\d{1,4}\.\d+[a-z]?\s")
+RULE_NUMBER_ONLY_RE = re.compile(r"(?:\d{1,4}\.)+\d{0,3}[a-z]?")  # « 4.1 », « 12. », « 702.2b » alone on a line
+RULE_NUMBER_REACH = 8  # a rule's text starts within this many line heights right of its number
 MIN_COLUMN_GAP = 7.0  # points of white space between two columns
 PAGE_NUMBER_RE = re.compile(r"\d{1,4}")
 PAGE_NUMBER_DRIFT = 5  # a printed page number is the PDF's page less its cover pages, or so
@@ -72,6 +74,8 @@ def read_pages(pdf_path: str | Path) -> Iterator[Page]:
         items = [item for item in layout if isinstance(item, LTTextBox)]
         found = tables.find_tables([line for item in items for line in item if isinstance(line, LTTextLine)], layout.height)
         taken = {line for table in found for line in table.lines}
+        prefixes = rule_number_column([line for item in items for line in item if isinstance(line, LTTextLine)], taken)
+        taken |= {number for number, _ in prefixes.values()}
         boxes = [_box(item, layout.height) for item in items if any(id(line) not in taken for line in item if isinstance(line, LTTextLine))]
         boxes += [_Box(t.x0, t.x1, t.top, t.bottom, t) for t in found]
         paragraphs = []
@@ -81,7 +85,7 @@ def read_pages(pdf_path: str | Path) -> Iterator[Page]:
                 paragraphs.append(Paragraph(text=t.text, font_size=round(t.size, 1), page=number,
                                             top=round(t.top / layout.height, 4), bottom=round(t.bottom / layout.height, 4)))
             else:
-                paragraphs.extend(_paragraphs(box.item, number, layout.height, taken))
+                paragraphs.extend(_paragraphs(box.item, number, layout.height, taken, prefixes))
         yield Page(number=number, paragraphs=paragraphs)
 
 
@@ -103,6 +107,27 @@ def drop_page_numbers(pages: list[Page]) -> int:
                 del page.paragraphs[filled[at]]
                 removed += 1
     return removed
+
+
+def rule_number_column(lines: list[LTTextLine], taken: set[int]) -> dict[int, tuple[int, str]]:
+    """Rule numbers the PDF sets in a column of their own, joined to their rule's first line.
+
+    Set apart (« 4.1 » in a margin column, the rule in the text column), pdfminer reads the
+    numbers as one box and the rules as another, so no rule carried its number. Each number
+    alone on its line goes to the nearest line on its right at the same height:
+    {id(text line): (id(number line), number)}."""
+    numbers = [l for l in lines if id(l) not in taken and RULE_NUMBER_ONLY_RE.fullmatch(l.get_text().strip())]
+    texts = [l for l in lines if id(l) not in taken and not RULE_NUMBER_ONLY_RE.fullmatch(l.get_text().strip()) and l.get_text().strip()]
+    joined: dict[int, tuple[int, str]] = {}
+    for number in numbers:
+        height = number.y1 - number.y0
+        middle = (number.y0 + number.y1) / 2
+        beside = [t for t in texts if id(t) not in joined and number.x1 - 1 <= t.x0 <= number.x1 + RULE_NUMBER_REACH * height
+                  and abs((t.y0 + t.y1) / 2 - middle) <= height / 2]
+        if beside:
+            line = min(beside, key=lambda t: t.x0)
+            joined[id(line)] = (id(number), number.get_text().strip())
+    return joined
 
 
 def _box(item: LTTextBox, page_height: float) -> _Box:
@@ -153,7 +178,7 @@ def _merge_column_bands(bands: list[list[_Box]]) -> list[list[_Box]]:
     return groups
 
 
-def _paragraphs(box: LTTextBox, page: int, height: float = 0.0, skip: set[int] = frozenset()) -> list[Paragraph]:
+def _paragraphs(box: LTTextBox, page: int, height: float = 0.0, skip: set[int] = frozenset(), prefixes: dict | None = None) -> list[Paragraph]:
     paragraphs: list[Paragraph] = []
     lines: list[str] = []
     sizes: Counter = Counter()
@@ -163,6 +188,8 @@ def _paragraphs(box: LTTextBox, page: int, height: float = 0.0, skip: set[int] =
         if not isinstance(line, LTTextLine) or id(line) in skip:  # skip: lines a table took
             continue
         text = line.get_text().strip()
+        if prefixes and id(line) in prefixes:
+            text = f"{prefixes[id(line)][1]} {text}"
         if not text:
             continue
         if lines and RULE_NUMBER_RE.match(text):
