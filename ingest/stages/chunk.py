@@ -27,7 +27,8 @@ SEPARATOR = "\n\n"
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?;:])\s+")
 # An FAQ question: « Q : … ? », « Question 3 », « Can I …? ». Its entry (question and answer)
 # is one unit: a question opens a chunk, and no size cut falls between it and its answer.
-_QUESTION_OPENING_RE = re.compile(r"^(?:(?:Q|Question)\s*\d*\s*[:.)–—-]|[^.!?\n]{3,300}\?)", re.IGNORECASE)
+# (An OCR'd paragraph keeps its line breaks: its first line may be the question.)
+_QUESTION_OPENING_RE = re.compile(r"^(?:(?:Q|Question)\s*\d*\s*[:.)–—-]|[^\n]{3,300}\?[ »\"”)]*\n)", re.IGNORECASE)
 _QUESTION_END_RE = re.compile(r"\?[\s»\"”)]*$")
 # A new top-level rule ("702.2." but not "702.2b"): the finest boundary we keep whole.
 _TOP_RULE_RE = re.compile(r"^\d{1,4}\.(?:\d{1,3}\.)?\s")
@@ -114,8 +115,8 @@ def _cut_reason(current: ChunkDraft, piece: Piece) -> str:
 
 
 def is_question(text: str) -> bool:
-    """The paragraph asks an FAQ question: it opens with one (« Q : », « Peut-on … ? »), or
-    it is short and ends with one (the answer in the next paragraph)."""
+    """The paragraph asks an FAQ question: it opens with one (« Q : », or a first line ending
+    with « ? »), or it is short and ends with one (the answer in the next paragraph)."""
     text = text.strip()
     return bool(_QUESTION_OPENING_RE.match(text) or (len(text) <= MAX_QUESTION_CHARS and _QUESTION_END_RE.search(text)))
 
