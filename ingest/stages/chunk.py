@@ -107,8 +107,8 @@ def _cut_reason(current: ChunkDraft, piece: Piece) -> str:
     too_big = current.size + len(piece.text) > TARGET_CHARS and current.size >= MIN_CHARS
     if (current.size >= RULE_CUT_CHARS or too_big) and _TOP_RULE_RE.match(piece.text):
         return "rule"  # a cut that falls on a new rule is a clean one: no overlap
-    if is_question(piece.text) and piece.text is paragraph.text and current.size >= MIN_CHARS:
-        return "question"  # a new FAQ entry: a clean boundary too
+    if too_big and is_question(piece.text) and piece.text is paragraph.text:
+        return "question"  # a size cut that falls on a new FAQ entry is a clean one: no overlap
     if too_big and not _ends_with_question(current):
         return "size"
     return ""
