@@ -22,14 +22,8 @@ MIN_CHARS = 200  # smaller chunks are merged into the next one…
 MIN_SECTION_CHARS = 80  # …unless they are a section of their own
 RULE_CUT_CHARS = 450  # a numbered rule starts a new chunk once the current one is this long
 OVERLAP_CHARS = 150
-MAX_QUESTION_CHARS = 300
 SEPARATOR = "\n\n"
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?;:])\s+")
-# An FAQ question: « Q : … ? », « Question 3 », « Can I …? ». Its entry (question and answer)
-# is one unit: a question opens a chunk, and no size cut falls between it and its answer.
-# (An OCR'd paragraph keeps its line breaks: its first line may be the question.)
-_QUESTION_OPENING_RE = re.compile(r"^(?:(?:Q|Question)\s*\d*\s*[:.)–—-]|[^\n]{3,300}\?[ »\"”)]*\n)", re.IGNORECASE)
-_QUESTION_END_RE = re.compile(r"\?[\s»\"”)]*$")
 # A new top-level rule ("702.2." but not "702.2b"): the finest boundary we keep whole.
 _TOP_RULE_RE = re.compile(r"^\d{1,4}\.(?:\d{1,3}\.)?\s")
 
@@ -107,25 +101,9 @@ def _cut_reason(current: ChunkDraft, piece: Piece) -> str:
     too_big = current.size + len(piece.text) > TARGET_CHARS and current.size >= MIN_CHARS
     if (current.size >= RULE_CUT_CHARS or too_big) and _TOP_RULE_RE.match(piece.text):
         return "rule"  # a cut that falls on a new rule is a clean one: no overlap
-    if too_big and is_question(piece.text) and piece.text is paragraph.text:
-        return "question"  # a size cut that falls on a new FAQ entry is a clean one: no overlap
-    if too_big and not _ends_with_question(current):
+    if too_big:
         return "size"
     return ""
-
-
-def is_question(text: str) -> bool:
-    """The paragraph asks an FAQ question: it opens with one (« Q : », or a first line ending
-    with « ? »), or it is short and ends with one (the answer in the next paragraph)."""
-    text = text.strip()
-    return bool(_QUESTION_OPENING_RE.match(text) or (len(text) <= MAX_QUESTION_CHARS and _QUESTION_END_RE.search(text)))
-
-
-def _ends_with_question(chunk: ChunkDraft) -> bool:
-    """Its last paragraph is a question still waiting for its answer."""
-    last = chunk.pieces[-1]
-    text = last.text.strip()
-    return last.paragraph is not None and last.text is last.paragraph.text and len(text) <= MAX_QUESTION_CHARS and bool(_QUESTION_END_RE.search(text))
 
 
 def _only_headings(chunk: ChunkDraft) -> bool:

@@ -72,7 +72,7 @@ def read_pages(pdf_path: str | Path) -> Iterator[Page]:
     """Yield the pages of a PDF one by one (never the whole document in memory)."""
     for number, layout in enumerate(extract_pages(str(pdf_path), laparams=LAPARAMS), start=1):
         items = [item for item in layout if isinstance(item, LTTextBox)]
-        found = tables.find_tables([line for item in items for line in item if isinstance(line, LTTextLine)], layout.height)
+        found = tables.find_tables([line for item in items for line in item if isinstance(line, LTTextLine)], layout.height) if tables.enabled() else []
         taken = {line for table in found for line in table.lines}
         prefixes = rule_number_column([line for item in items for line in item if isinstance(line, LTTextLine)], taken)
         taken |= {number for number, _ in prefixes.values()}

@@ -20,6 +20,7 @@ The table's lines leave the text boxes they came in; the table takes their place
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -36,6 +37,15 @@ ROW_STEP = 2.4  # consecutive rows lie within this many font sizes of each other
 GUTTER = 2.6  # a wider gap (in font sizes) ends a row's label or trailing cell
 CELL_GAP = 1.0  # a label or text cell stands at least one font size away from the numbers
 WORD_GAP = 0.3  # a gap between two characters wider than this (in font sizes) splits words
+
+
+def enabled() -> bool:
+    """Off unless INGEST_TABLE_ROWS=1 (an environment variable: the read child imports no Django).
+
+    Measured on the dev split it lost more than it won: the repeated labels (« Players »,
+    « Fascist », « Quantité ») lift a table's passage above the right one for questions that
+    merely share those words (docs/ingestion.md « Reading the page as a player does »)."""
+    return os.environ.get("INGEST_TABLE_ROWS", "0").strip().lower() in ("1", "true", "yes", "on")
 
 
 @dataclass

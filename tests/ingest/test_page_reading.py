@@ -1,6 +1,6 @@
 """The page read as a player reads it: labelled table rows, no running headers or footers in
-the text, rule numbers joined to their rule, ligatures and soft hyphens repaired, an FAQ entry
-kept whole. Pages are the demo booklet's (games/demo) or small PDFs made here with fpdf2."""
+the text, rule numbers joined to their rule, ligatures and soft hyphens repaired (tables only with INGEST_TABLE_ROWS=1).
+Pages are the demo booklet's (games/demo) or small PDFs made here with fpdf2."""
 
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ def _demo_pages() -> list[Page]:
     return list(read_pages(DEMO))
 
 
-def test_a_table_of_numbers_becomes_rows_whose_values_carry_their_labels(tmp_path):
+def test_a_table_of_numbers_becomes_rows_whose_values_carry_their_labels(tmp_path, monkeypatch):
+    monkeypatch.setenv("INGEST_TABLE_ROWS", "1")
     pdf = _pdf()
     pdf.add_page()
     pdf.set_xy(50, 50)
@@ -48,7 +49,8 @@ def test_a_table_of_numbers_becomes_rows_whose_values_carry_their_labels(tmp_pat
     assert "5 4 3" not in page.text  # the bare numbers no longer stand without their labels
 
 
-def test_the_demo_components_and_scoring_tables_read_row_by_row_with_their_headers():
+def test_the_demo_components_and_scoring_tables_read_row_by_row_with_their_headers(monkeypatch):
+    monkeypatch.setenv("INGEST_TABLE_ROWS", "1")
     pages = _demo_pages()
 
     assert "Jetons Flamme (gaz) — Quantité: 40, Utilisation: Payer les montées, le décollage et l'entretien." in pages[1].text
@@ -57,7 +59,14 @@ def test_the_demo_components_and_scoring_tables_read_row_by_row_with_their_heade
     assert "Fin de partie et décompte" in pages[0].text and " — 10." not in pages[0].text
 
 
-def test_numbers_inside_running_prose_are_not_a_table(tmp_path):
+def test_tables_stay_as_pdfminer_reads_them_unless_asked(tmp_path):
+    [_, components, *_] = _demo_pages()
+
+    assert "Quantité:" not in components.text and "Jetons Flamme (gaz)" in components.text
+
+
+def test_numbers_inside_running_prose_are_not_a_table(tmp_path, monkeypatch):
+    monkeypatch.setenv("INGEST_TABLE_ROWS", "1")
     pdf = _pdf()
     pdf.add_page()
     for i, text in enumerate(["draw 2 cards, and play no resource cards,", "draw 1 card, and play 1 resource card,", "draw 0 cards, and play 2 resource cards."]):
@@ -124,18 +133,3 @@ def test_ligatures_and_soft_hyphens_are_repaired(tmp_path):
 
     assert "finit son tour et prend le drapeau flottant, recapture la tour" in page.text
     assert "Twenty-four cartes" in page.text
-
-
-def test_an_faq_question_stays_with_its_answer():
-    filler = Paragraph(text="Règle générale. " * 31, page=1)  # 496 characters
-    question = Paragraph(text="Peut-on lâcher du lest quand son ballon est atterri ?", page=1)
-    answer = Paragraph(text="Oui. Le ballon décolle alors directement en couche basse sans payer de Flamme. " * 2, page=1)
-    after = Paragraph(text="Que faire si la carte Vent révélée est la carte Calme plat ?", page=1)
-    after_answer = Paragraph(text="Aucun ballon ne dérive pendant cette manche. " * 5, page=1)
-
-    drafts = chunk_pages([Page(number=1, paragraphs=[filler, question, answer, after, after_answer])])
-
-    holding = [d for d in drafts if question.text in d.text]
-    assert len(holding) == 1 and answer.text in holding[0].text
-    assert all(not d.text.rstrip().endswith("?") for d in drafts)
-    assert any(d.text.startswith(after.text) and after_answer.text in d.text for d in drafts)
