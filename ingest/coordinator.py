@@ -30,7 +30,7 @@ from .job_schedule import pause_for_quota
 from .models import IngestJob
 from .pdf_guard import HostilePdf, check_pdf, limits_from_settings
 from .recovery import job_heartbeat
-from .stages import chunk, conflicts, context, embed, hierarchy, index, ocr, read, read_child, rules
+from .stages import chunk, conflicts, context, embed, furniture, hierarchy, index, ocr, read, read_child, rules
 from .stages.cache import JsonCache
 from .stages.embed_cache import EmbeddingCache, cache_path
 
@@ -175,10 +175,12 @@ class Pipeline:
     def chunk(self, pages: list[read.Page]) -> list[chunk.ChunkDraft]:
         with self.reporter.act_scope("chunk", len(pages)):
             self.stats["page_numbers_dropped"] = read.drop_page_numbers(pages)
+            self.stats["running_lines_dropped"] = furniture.drop_running_lines(pages)
             self.stats["headings"] = hierarchy.mark_headings(pages)
             numbered = rules.is_rules_document(pages)
             drafts = rules.chunk_rules(pages) if numbered else chunk.chunk_pages(pages)
             self.stats["chunker"] = "rules" if numbered else "paragraphs"
+            furniture.attach(pages, drafts)
             self.reporter.progress(len(pages), len(pages))
         if not drafts:
             raise IngestFailure(

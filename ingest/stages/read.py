@@ -16,11 +16,19 @@ from typing import Iterator
 from pdfminer.high_level import extract_pages
 from pdfminer.layout import LAParams, LTChar, LTTextBox, LTTextLine
 
+from . import tables
+
 # Rule numbers ("702.2b", "4.1", "12.") open a paragraph even inside one text box.
 RULE_NUMBER_RE = re.compile(r"^(?:\d{1,4}\.)+\d*[a-z]?\.?\s|^\d{1,4}\.\d+[a-z]?\s")
+RULE_NUMBER_ONLY_RE = re.compile(r"(?:\d{1,4}\.)+\d{0,3}[a-z]?")  # « 4.1 », « 12. », « 702.2b » alone on a line
+RULE_NUMBER_REACH = 8  # a rule's text starts within this many line heights right of its number
 MIN_COLUMN_GAP = 7.0  # points of white space between two columns
 PAGE_NUMBER_RE = re.compile(r"\d{1,4}")
 PAGE_NUMBER_DRIFT = 5  # a printed page number is the PDF's page less its cover pages, or so
+# Typographic ligatures (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) spelled out: « ﬁnd » must match a question's « find ».
+LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"})
+SOFT_HYPHEN = "\u00ad"
+LINE_END_HYPHENS = ("-", SOFT_HYPHEN, "\u2010", "\u2011")
 LAPARAMS = LAParams(line_margin=0.5, char_margin=2.0, word_margin=0.1, boxes_flow=None)
 
 
@@ -31,6 +39,8 @@ class Paragraph:
     bold: bool = False
     page: int = 0
     heading_level: int = 0  # set by hierarchy.mark_headings
+    top: float = -1.0  # where it lies on its page, as fractions of the page's height from its top
+    bottom: float = -1.0  # (-1: unknown, e.g. OCR text)
 
 
 @dataclass
@@ -38,6 +48,7 @@ class Page:
     number: int  # 1-based
     paragraphs: list[Paragraph] = field(default_factory=list)
     ocr: bool = False
+    furniture: list[str] = field(default_factory=list)  # running headers and footers taken out (furniture.py)
 
     @property
     def text(self) -> str:
@@ -54,16 +65,27 @@ class _Box:
     x1: float
     top: float  # distance from the top of the page
     bottom: float
-    item: LTTextBox
+    item: LTTextBox | tables.Table
 
 
 def read_pages(pdf_path: str | Path) -> Iterator[Page]:
     """Yield the pages of a PDF one by one (never the whole document in memory)."""
     for number, layout in enumerate(extract_pages(str(pdf_path), laparams=LAPARAMS), start=1):
-        boxes = [_box(item, layout.height) for item in layout if isinstance(item, LTTextBox)]
+        items = [item for item in layout if isinstance(item, LTTextBox)]
+        found = tables.find_tables([line for item in items for line in item if isinstance(line, LTTextLine)], layout.height) if tables.enabled() else []
+        taken = {line for table in found for line in table.lines}
+        prefixes = rule_number_column([line for item in items for line in item if isinstance(line, LTTextLine)], taken)
+        taken |= {number for number, _ in prefixes.values()}
+        boxes = [_box(item, layout.height) for item in items if any(id(line) not in taken for line in item if isinstance(line, LTTextLine))]
+        boxes += [_Box(t.x0, t.x1, t.top, t.bottom, t) for t in found]
         paragraphs = []
         for box in reading_order(boxes):
-            paragraphs.extend(_paragraphs(box.item, number))
+            if isinstance(box.item, tables.Table):
+                t = box.item
+                paragraphs.append(Paragraph(text=t.text, font_size=round(t.size, 1), page=number,
+                                            top=round(t.top / layout.height, 4), bottom=round(t.bottom / layout.height, 4)))
+            else:
+                paragraphs.extend(_paragraphs(box.item, number, layout.height, taken, prefixes))
         yield Page(number=number, paragraphs=paragraphs)
 
 
@@ -85,6 +107,27 @@ def drop_page_numbers(pages: list[Page]) -> int:
                 del page.paragraphs[filled[at]]
                 removed += 1
     return removed
+
+
+def rule_number_column(lines: list[LTTextLine], taken: set[int]) -> dict[int, tuple[int, str]]:
+    """Rule numbers the PDF sets in a column of their own, joined to their rule's first line.
+
+    Set apart (« 4.1 » in a margin column, the rule in the text column), pdfminer reads the
+    numbers as one box and the rules as another, so no rule carried its number. Each number
+    alone on its line goes to the nearest line on its right at the same height:
+    {id(text line): (id(number line), number)}."""
+    numbers = [l for l in lines if id(l) not in taken and RULE_NUMBER_ONLY_RE.fullmatch(l.get_text().strip())]
+    texts = [l for l in lines if id(l) not in taken and not RULE_NUMBER_ONLY_RE.fullmatch(l.get_text().strip()) and l.get_text().strip()]
+    joined: dict[int, tuple[int, str]] = {}
+    for number in numbers:
+        height = number.y1 - number.y0
+        middle = (number.y0 + number.y1) / 2
+        beside = [t for t in texts if id(t) not in joined and number.x1 - 1 <= t.x0 <= number.x1 + RULE_NUMBER_REACH * height
+                  and abs((t.y0 + t.y1) / 2 - middle) <= height / 2]
+        if beside:
+            line = min(beside, key=lambda t: t.x0)
+            joined[id(line)] = (id(number), number.get_text().strip())
+    return joined
 
 
 def _box(item: LTTextBox, page_height: float) -> _Box:
@@ -135,42 +178,51 @@ def _merge_column_bands(bands: list[list[_Box]]) -> list[list[_Box]]:
     return groups
 
 
-def _paragraphs(box: LTTextBox, page: int) -> list[Paragraph]:
+def _paragraphs(box: LTTextBox, page: int, height: float = 0.0, skip: set[int] = frozenset(), prefixes: dict | None = None) -> list[Paragraph]:
     paragraphs: list[Paragraph] = []
     lines: list[str] = []
     sizes: Counter = Counter()
     bold = 0
+    span = [-1.0, -1.0]
     for line in box:
-        if not isinstance(line, LTTextLine):
+        if not isinstance(line, LTTextLine) or id(line) in skip:  # skip: lines a table took
             continue
         text = line.get_text().strip()
+        if prefixes and id(line) in prefixes:
+            text = f"{prefixes[id(line)][1]} {text}"
         if not text:
             continue
         if lines and RULE_NUMBER_RE.match(text):
-            paragraphs.append(_paragraph(lines, sizes, bold, page))
+            paragraphs.append(_paragraph(lines, sizes, bold, page, span))
             lines, sizes, bold = [], Counter(), 0
+        if height:
+            top, bottom = round(1 - line.y1 / height, 4), round(1 - line.y0 / height, 4)
+            span = [top if not lines else span[0], bottom]
         lines.append(text)
         for char in line:
             if isinstance(char, LTChar) and not char.get_text().isspace():
                 sizes[round(char.size, 1)] += 1
                 bold += "bold" in char.fontname.lower()
     if lines:
-        paragraphs.append(_paragraph(lines, sizes, bold, page))
+        paragraphs.append(_paragraph(lines, sizes, bold, page, span))
     return paragraphs
 
 
-def _paragraph(lines: list[str], sizes: Counter, bold: int, page: int) -> Paragraph:
+def _paragraph(lines: list[str], sizes: Counter, bold: int, page: int, span=(-1.0, -1.0)) -> Paragraph:
     total = sum(sizes.values()) or 1
     size = sizes.most_common(1)[0][0] if sizes else 0.0
-    return Paragraph(text=join_lines(lines), font_size=size, bold=bold > total / 2, page=page)
+    return Paragraph(text=join_lines(lines), font_size=size, bold=bold > total / 2, page=page, top=span[0], bottom=span[1])
 
 
 def join_lines(lines: list[str]) -> str:
-    """One paragraph from its lines: hyphenated words rejoined, lines joined by spaces."""
+    """One paragraph from its lines: ligatures spelled out, hyphenated words rejoined, lines
+    joined by spaces. Some PDFs set every hyphen as a soft hyphen (U+00AD): inside a line it is
+    a real one (« Twenty-four »), at a line's end it cuts a word (« re- / capture »)."""
     text = ""
     for line in lines:
-        if text.endswith("-") and line[:1].islower():
+        line = line.translate(LIGATURES)
+        if text.endswith(LINE_END_HYPHENS) and line[:1].islower():
             text = text[:-1] + line
         else:
             text = f"{text} {line}" if text else line
-    return re.sub(r"[ \t]+", " ", text)
+    return re.sub(r"[ \t]+", " ", text.replace(SOFT_HYPHEN, "-"))
