@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rag import language, prompts
+from rag import overrides
 from rag.overrides import change_kind
 from rag.quotes import Quote, best_quote, citation
 from rag.retrieve import RetrievedChunk
@@ -91,6 +92,10 @@ def extractive_answer(
     if support:
         lines += ["", prompts.extractive_text("support", asked_in), ""]
         lines += [f"- {quote_line(q)}" for q in support]
+    variant = overrides.variant_for(lead.chunk, chunks)  # a mode the question does not name: offered after
+    variant_quotes = quote_passages(search_text or question, [variant], embedder) if variant is not None else []
+    if variant_quotes and all(q.quote.text != variant_quotes[0].quote.text for q in quoted):
+        lines += ["", overrides.variant_intro(asked_in), "", f"- {quote_line(variant_quotes[0])}"]
     forum = [c for c in chunks[:4] if c.is_forum][:1]
     forum_quotes = quote_passages(search_text or question, forum, embedder)
     if forum_quotes:
