@@ -65,7 +65,8 @@ SCOPES = {
     "solo": r"solo|solitaire|single[- ]player|un seul joueur",
     "multiplayer": r"multi-?players?|multi-?joueurs?",
     "short": r"short(?:er)? (?:game|play|version)|quick (?:game|play|variant|version)|partie (?:courte|rapide)"
-             r"|(?:jeu|version) (?:court|rapide)|running out of time|raccourcir",
+             r"|(?:jeu|version) (?:court|rapide)|running out of time|short on time|pressed for time|end the game early"
+             r"|raccourcir|manque de temps",
     "advanced": r"advanced|avancée?s?|experts?",
     "family": r"family|familiale?|children|kids|enfants|beginners?|débutants?|first game|première partie",
     "players": r"\d+\s*(?:-\s*\d+\s*)?(?:players?|joueurs?)|(?:two|three|four|five|six|seven|eight|deux|trois|quatre"
