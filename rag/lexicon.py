@@ -125,10 +125,6 @@ class Lexicon:
         key = (source, stem(word, source))
         return self._glossary.get(key) or self._dictionary.get(key, [])[:MAX_TRANSLATIONS]
 
-    def glossary(self, word: str, source: str) -> list[str]:
-        """The curated glossary's translations of `word` only (no dictionary sense)."""
-        return self._glossary.get((source, stem(word, source)), [])
-
     def __len__(self) -> int:
         return len(self._glossary) + len(self._dictionary)
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import math
-import os
 import re
 import time
 from concurrent.futures import Executor, Future
@@ -225,29 +224,9 @@ def _queries(question: str, booklets: list[BookletRef], hyde_passage: str | None
     booklets' other language (rag.rule_routing), the HyDE passage as it is."""
     queries = {"question": rule_routing.search_text(question, booklets)}
     queries.update({"hyde": hyde_passage} if hyde_passage else {})
-    gloss = _gloss(question, booklets) if os.environ.get("RAG_CROSS_GLOSS") else None
-    queries.update({"gloss": gloss} if gloss else {})
     if context_text:
         queries["context"] = rule_routing.search_text(context_text, booklets)
     return queries
-
-
-def _gloss(question: str, booklets: list[BookletRef]) -> str | None:
-    """The question word for word in the other language of a booklet (each content word's
-    first translation), searched densely as one more list: None when every booklet is in the
-    question's language."""
-    from rag.sparse import words
-
-    asked_in = language.detect(question)
-    if not any(language.is_other_language(asked_in, b.language) for b in booklets):
-        return None
-    out = []
-    for word in words(question):
-        if language.is_function_word(word):
-            continue
-        found = lexicon().glossary(word, asked_in) if os.environ.get("RAG_CROSS_GLOSS") == "glossary" else lexicon().translate(word, asked_in)
-        out.append(found[0] if found else word)
-    return " ".join(out) or None
 
 
 def _fuse(lists: list[RankedList], rule_hits: list[Hit], numbers: list[str], intent: str, v2: bool | None) -> list:
@@ -274,7 +253,7 @@ def _search_all(store, booklets, queries, dense_vectors, modes, question, submit
                 jobs[("dense", name, booklet.collection)] = submit(
                     store.search_dense, booklet.collection, dense_vectors[name], LIST_LIMIT
                 )
-            if "bm25" in modes and name != "gloss":
+            if "bm25" in modes:
                 other = translated[name].get(booklet.collection)
                 vector = other.vector if other else query_vector(text)
                 jobs[("bm25", name, booklet.collection)] = submit(
