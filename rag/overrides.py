@@ -252,22 +252,24 @@ def _words_of(payload: dict) -> str:
 
 
 def _changed_base(payload: dict, top_base: list, near: list):
-    """The top base passage an extension passage changes: the rule it names when it names one (« This replaces rule 4.3 », whatever the languages),
-    else the annotation's first base chunk when it is among the first three passages and not
-    a summary page, else (annotations without ids) the base page the annotation names."""
+    """The top base passage an extension passage changes: the rule it names when it names one
+    (« This replaces rule 4.3 », whatever the languages), else the annotation's first base
+    chunk when it is among the first three passages and not a summary page, else
+    (annotations without ids) the base page the annotation names."""
     numbers = named_rules(_words_of(payload))
     if numbers:
-        found = next((c for c in top_base for n in numbers if states(c.text, n) or states(_last_heading(c.hierarchy_path), n)), None)
-        return found
+        return next((c for c in top_base for n in numbers if _states_rule(c, n)), None)
     base_ids = {c.id: c for c in near if not is_summary(c.hierarchy_path)}
     targets = base_targets(payload)[:TARGETS_KEPT]
     for target in targets:
         if target in base_ids:
             return base_ids[target]
-    if targets:
-        return None
-    if payload.get("conflict_base_chunk_id") or not payload.get("conflict_base_page"):
+    if targets or payload.get("conflict_base_chunk_id") or not payload.get("conflict_base_page"):
         return None
     page = int(payload["conflict_base_page"])
-    found = next((c for c in near if c.page_start <= page <= max(c.page_start, c.page_end) and not is_summary(c.hierarchy_path)), None)
-    return found
+    on_page = (c for c in near if c.page_start <= page <= max(c.page_start, c.page_end))
+    return next((c for c in on_page if not is_summary(c.hierarchy_path)), None)
+
+
+def _states_rule(chunk, number: str) -> bool:
+    return states(chunk.text, number) or states(_last_heading(chunk.hierarchy_path), number)
