@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 OVERRIDING = ("replaces", "modifies")
 CLARIFYING = "clarifies"
@@ -101,6 +102,7 @@ def base_targets(payload: dict) -> list[str]:
     return seen
 
 
+@lru_cache(maxsize=65_536)  # the same passages come back question after question
 def explicit_change(text: str) -> str | None:
     """replaces | modifies when `text` says it changes a rule of the base game, else None."""
     match = EXPLICIT_CHANGE.search(text)
@@ -127,12 +129,13 @@ def change_kind(payload: dict, booklet_kind: str) -> str | None:
     return explicit_change(_words_of(payload))
 
 
-def scopes_of(text: str) -> set[str]:
+@lru_cache(maxsize=65_536)
+def scopes_of(text: str) -> frozenset[str]:
     """The ways of playing `text` (a heading, a booklet name) is about: variant, team, solo…"""
-    return {name for name, pattern in _SCOPE_RE.items() if pattern.search(text)}
+    return frozenset(name for name, pattern in _SCOPE_RE.items() if pattern.search(text))
 
 
-def passage_scopes(payload: dict, booklet_name: str = "") -> set[str]:
+def passage_scopes(payload: dict, booklet_name: str = "") -> frozenset[str]:
     """The ways of playing a passage is for, from its booklet's name, its headings and its
     first line (a variant section opens with its title), not from its prose: ordinary rules
     say « with two players: 4 instead of 5 » too."""
@@ -210,8 +213,13 @@ def variant_intro(language: str) -> str:
 def named_rules(text: str) -> list[str]:
     """The base rules a passage says it changes: « This replaces rule 4.3 », « modifie la
     règle 5.6 », "Rule 5.6 of the base game is modified", "Scoring changes (table 9.2)"."""
+    return list(_named_rules(text))
+
+
+@lru_cache(maxsize=65_536)
+def _named_rules(text: str) -> tuple[str, ...]:
     numbers = (m.group(1) or m.group(2) for m in _NAMED_RULE.finditer(text))
-    return list(dict.fromkeys(n.rstrip(".").lower() for n in numbers if n))
+    return tuple(dict.fromkeys(n.rstrip(".").lower() for n in numbers if n))
 
 
 def states(text: str, number: str) -> bool:
@@ -240,9 +248,10 @@ def _last_heading(path: str) -> str:
     return re.split(r"\s*[>›]\s*", path or "")[-1]
 
 
-def _folded_words(text: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def _folded_words(text: str) -> tuple[str, ...]:
     folded = unicodedata.normalize("NFKD", text.casefold())
-    return re.findall(r"[a-z0-9]+", "".join(ch for ch in folded if not unicodedata.combining(ch)))
+    return tuple(re.findall(r"[a-z0-9]+", "".join(ch for ch in folded if not unicodedata.combining(ch))))
 
 
 def _words_of(payload: dict) -> str:
