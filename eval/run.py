@@ -61,6 +61,7 @@ class Asker:
         }
         self.reranker = reranker
         self.top_k, self.min_score = settings.ASK_TOP_K, settings.ASK_MIN_SCORE
+        self.abstain_below = settings.ASK_ABSTAIN_BELOW
 
     def retrieve(self, text: str, game: str, searches=MODES["hybrid"], rerank: bool = True, context_text=None):
         from eval.metrics import DEPTH
@@ -79,6 +80,7 @@ class Asker:
         return extractive_answer(
             text, retrieval.chunks[: self.top_k], best_score=retrieval.best_score,
             min_score=self.min_score, embedder=self.embedder, search_text=search_text,
+            abstain_below=self.abstain_below,
         )
 
 

@@ -260,7 +260,9 @@ class Pipeline:
             self.reporter.warning(Text(gettext_noop("Le livret de base n'est pas encore indexé : pas de détection de conflits.")))
             return [{} for _ in drafts]
         texts = [d.text for d in drafts]
-        found = conflicts.find_candidates(texts, dense, sparse, base, settings.CONFLICT_SIMILARITY_THRESHOLD)
+        found = conflicts.find_candidates(
+            texts, dense, sparse, base, settings.CONFLICT_SIMILARITY_THRESHOLD, headings=[d.hierarchy_path for d in drafts]
+        )
         classes = conflicts.classify(
             texts,
             found,
@@ -291,8 +293,10 @@ def base_chunks(game, dim: int) -> list[conflicts.BaseChunk]:
     """The base booklet's rows with vectors of the current embedder's size."""
     rows = Chunk.objects.of_booklet(game.base_booklet).filter(dense__isnull=False)
     base = []
-    for row in rows.only("id", "text", "page_start", "dense", "sparse"):
+    for row in rows.only("id", "text", "page_start", "dense", "sparse", "hierarchy_path"):
         vector = row.dense_vector
         if len(vector) == dim:
-            base.append(conflicts.BaseChunk(str(row.pk), row.text, row.page_start, vector, SparseVector.from_dict(row.sparse)))
+            base.append(conflicts.BaseChunk(
+                str(row.pk), row.text, row.page_start, vector, SparseVector.from_dict(row.sparse), row.hierarchy_path
+            ))
     return base

@@ -47,6 +47,9 @@ ASK_FOLLOWUP_TIMEOUT_S = env_float("ASK_FOLLOWUP_TIMEOUT_S", 10.0)  # the LLM's 
 ASK_ANSWER_MODEL = env_choice("ASK_ANSWER_MODEL", "sonnet", ("haiku", "sonnet", "opus"))
 ASK_ANSWER_TIMEOUT_S = env_float("ASK_ANSWER_TIMEOUT_S", 180.0)
 ASK_MIN_SCORE = env_float("ASK_MIN_SCORE", 0.80)  # below: the extractive answer says nothing was found
+# « Les livrets ne le disent pas » when no passage holds this share of the question's key terms
+# (rag.abstain): 0 is off, the default; 0.25 is the dev split's calibration (docs/asking.md).
+ASK_ABSTAIN_BELOW = env_float("ASK_ABSTAIN_BELOW", 0.0)
 ASK_QUOTA_FALLBACK_EXTRACTIVE = env_bool("ASK_QUOTA_FALLBACK_EXTRACTIVE", True)
 RAG_FUSION_V2_ENABLED = env_bool("RAG_FUSION_V2_ENABLED", True)  # false: plain RRF (rag/fusion.py)
 RERANK_API_KEY = env_str("RERANK_API_KEY")

@@ -26,7 +26,10 @@ LABELS = {
 
 
 def thresholds() -> Thresholds:
-    return replace(THRESHOLDS, high_cosine=settings.UI_CONFIDENCE_HIGH, low_cosine=settings.UI_CONFIDENCE_LOW)
+    return replace(
+        THRESHOLDS, high_cosine=settings.UI_CONFIDENCE_HIGH, low_cosine=settings.UI_CONFIDENCE_LOW,
+        abstain_below=settings.ASK_ABSTAIN_BELOW,
+    )
 
 
 def level_for(signals: Signals) -> str:

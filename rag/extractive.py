@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rag import language, prompts
+from rag import overrides
 from rag.abstain import booklets_silent
 from rag.overrides import change_kind
 from rag.quotes import Quote, best_quote, citation
@@ -75,12 +76,15 @@ def extractive_answer(
     embedder=None,
     search_text: str | None = None,
     words_in: str | None = None,
+    abstain_below: float = 0.0,
 ) -> str:
     """The quotes with their citations, or a plain statement that the booklets do not seem to
     cover the question (instead of quoting noise). `search_text`: what the quotes are chosen
     for (a follow-up with its previous question), the question itself by default.
     `words_in`: the language of the Oracle's own words (the reader's interface, "en"), the
-    question's by default; the quotes stay in the booklets' language."""
+    question's by default; the quotes stay in the booklets' language. `abstain_below`: open
+    with « Les livrets ne le disent pas » when no passage holds that share of the question's
+    key terms (rag.abstain; 0 never does — the setting ASK_ABSTAIN_BELOW)."""
     if not chunks or best_score < min_score:
         return prompts.no_answer(words_in)
     quoted = quote_passages(search_text or question, answer_passages(search_text or question, chunks), embedder)
@@ -88,13 +92,17 @@ def extractive_answer(
         return prompts.no_answer(words_in)
     asked_in = words_in or language.detect(question) or language.FRENCH
     lead, support = quoted[0], quoted[1:]
-    if booklets_silent(search_text or question, chunks):  # no passage states it: say so, then the closest
+    if booklets_silent(search_text or question, chunks, abstain_below):  # no passage states it: say so
         lines = [prompts.extractive_text("silent", asked_in), ""] + [f"- {quote_line(q)}" for q in quoted]
     else:
         lines = [opening_line(lead.chunk, asked_in), "", quote_line(lead)]
         if support:
             lines += ["", prompts.extractive_text("support", asked_in), ""]
             lines += [f"- {quote_line(q)}" for q in support]
+        variant = overrides.variant_for(lead.chunk, chunks)  # a mode the question does not name: offered after
+        variant_quotes = quote_passages(search_text or question, [variant], embedder) if variant is not None else []
+        if variant_quotes and all(q.quote.text != variant_quotes[0].quote.text for q in quoted):
+            lines += ["", overrides.variant_intro(asked_in), "", f"- {quote_line(variant_quotes[0])}"]
     forum = [c for c in chunks[:4] if c.is_forum][:1]
     forum_quotes = quote_passages(search_text or question, forum, embedder)
     if forum_quotes:

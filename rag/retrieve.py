@@ -81,6 +81,7 @@ class RetrievedChunk:
     rerank_score: float | None = None
     rule_match: bool = False
     overrides: "RetrievedChunk | None" = None  # the base passage this one changes (rag.overrides)
+    variant_of: "RetrievedChunk | None" = None  # the base passage a variant the question does not name changes
     found_by: tuple[str, ...] = ()  # the kinds of search that found it: "dense", "bm25", "keyword"
     search_ranks: dict = field(default_factory=dict)  # "dense" / "bm25" → its rank (0 = first) for the question
 
@@ -212,7 +213,7 @@ def retrieve(
             log.warning("rerank unavailable, fusion order kept: %s", exc)
             reranked = False
     chunks = statements_before_examples(chunks)  # after the reranker, which would undo it
-    chunks = overrides_first(chunks)  # an expansion's change before the base rule it changes
+    chunks = overrides_first(chunks, question)  # an expansion's change that applies, before the base rule it changes
     return Retrieval(
         chunks=chunks[:top_k], timings_ms=timer.timings, rule_numbers=numbers, candidates=len(fused), reranked=reranked
     )

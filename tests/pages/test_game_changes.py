@@ -26,22 +26,37 @@ def test_each_extension_lists_the_base_rules_it_changes(client, bob):
     assert "Aucun passage de ce livret ne change une règle du livret de base." in quiet_section
 
 
-def test_without_an_llm_the_passage_s_own_words_say_it_changes_a_rule(client, bob):
+def test_without_an_llm_a_change_names_its_rule_and_is_attached_to_it_not_to_the_summary_page(client, bob):
     game = GameFactory(name="Les Aéronautes", slug="les-aeronautes")
     storm = ExtensionFactory(game=game, name="Storm Front", slug="storm-front", language="en")
-    base = Chunk.objects.create(game=game, collection=game.base_booklet.collection, text="5.6 Photographier…",
-                                page_start=6, page_end=6, hierarchy_path="5. Les actions > 5.6 Photographier")
-    candidates = [{"base_chunk_id": str(base.pk), "similarity": 0.9, "base_page": 6}]
-    Chunk.objects.create(game=game, extension=storm, collection=storm.booklet.collection, page_start=3, page_end=3,
-                         text="Photographs. You may now photograph a Wonder from the high layer on its own hex.",
-                         payload={"conflict_candidates": candidates, "conflict_base_chunk_id": str(base.pk)})
+    base = game.base_booklet.collection
+
+    def base_chunk(text, page, path):
+        return Chunk.objects.create(game=game, collection=base, text=text, page_start=page, page_end=page, hierarchy_path=path)
+
+    photo = base_chunk("5.6 Photographier\nUn ballon en couche basse ou moyenne photographie…", 6, "5. Les actions > 5.6 Photographier")
+    summary = base_chunk("10.3 Résumé d'une manche\nPhase 1. Vent…", 11, "10. Variantes et résumé > 10.3 Résumé d'une manche")
+    # Similarity ranks the round summary first, as it did in the demo.
+    candidates = [{"base_chunk_id": str(c.pk), "similarity": 0.9, "base_page": c.page_start} for c in (summary, photo)]
+
+    def storm_chunk(text, page, path):
+        Chunk.objects.create(game=game, extension=storm, collection=storm.booklet.collection, page_start=page, page_end=page,
+                             text=text, hierarchy_path=path,
+                             payload={"conflict_candidates": candidates, "conflict_base_chunk_id": str(summary.pk)})
+
+    storm_chunk("Rule 5.6 of the base game is modified: you may now photograph a Wonder from the high layer.", 3,
+                "5. Photographing (modifies rule 5.6 of the base game)")
+    storm_chunk("Thanks also to our playtesters, who now know every storm by name.", 4, "Credits")
     client.force_login(bob)
 
     page = client.get(reverse("oracle-game-changes", args=[game.slug]), HTTP_ACCEPT_LANGUAGE="en").content.decode()
 
     section = page.split('id="changes-storm-front"')[1].split("</section>")[0]
-    assert "You may now photograph a Wonder from the high layer on its own hex." in section
+    assert "Rule 5.6 of the base game is modified" in section
     assert "5.6 Photographier" in section and "p.6" in section
+    assert "p.11" not in section and "Résumé" not in section
+    # « also » and « now » alone say nothing about the base rules.
+    assert "playtesters" not in section
 
 
 def test_the_page_of_an_unknown_game_is_404(client, bob):

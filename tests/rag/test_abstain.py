@@ -2,18 +2,29 @@
 (in the question's language), offers the closest passages as such, and is labelled « ne
 tranchent pas »; a question the booklets answer gets its answer, as before."""
 
-from rag.abstain import statement_coverage
-from rag.confidence import level_of, signals_of
+from dataclasses import replace
+
+from rag.abstain import STATED_BELOW, statement_coverage
+from rag.confidence import THRESHOLDS, level_of, signals_of
 from rag.extractive import extractive_answer
 from rag.retrieve import retrieve
 from tests.rag.corpus import BASE, EXPANSION, embedder, memory_store
 
 
-def ask(store, question):
+def ask(store, question, below=STATED_BELOW):
     found = retrieve(question, store=store, embedder=embedder(), booklets=[BASE, EXPANSION])
     chunks = found.chunks[:8]
-    answer = extractive_answer(question, chunks, best_score=found.best_score, min_score=0.0, embedder=embedder())
-    return answer, level_of(signals_of(question, chunks, found.best_score))
+    answer = extractive_answer(question, chunks, best_score=found.best_score, min_score=0.0, embedder=embedder(),
+                               abstain_below=below)  # fmt: skip
+    return answer, level_of(signals_of(question, chunks, found.best_score), replace(THRESHOLDS, abstain_below=below))
+
+
+def test_with_abstention_off_the_default_the_closest_passages_are_quoted_as_an_answer():
+    store = memory_store()
+
+    answer, _level = ask(store, "Existe-t-il une application officielle pour tablette ?", below=0.0)
+
+    assert answer.startswith("D'après les livrets")
 
 
 def test_a_question_the_booklets_do_not_answer_is_said_so_then_the_closest_passages():

@@ -34,6 +34,7 @@ def extractive(ctx: AskContext) -> str:
     return extractive_answer(
         ctx.text, ctx.chunks, best_score=ctx.retrieval.best_score, min_score=settings.ASK_MIN_SCORE,
         embedder=components.embedder(), search_text=ctx.search_text, words_in=reader_language(),
+        abstain_below=settings.ASK_ABSTAIN_BELOW,
     )  # fmt: skip
 
 
