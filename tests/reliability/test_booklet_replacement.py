@@ -129,3 +129,13 @@ def test_a_cancelled_replacement_leaves_the_booklet_exactly_as_it_was(heat, tmp_
     assert not Chunk.objects.filter(ingest_job=job).exists()
     assert not list(game.base_booklet.images_dir.parent.glob(".replacement-*")), "its staged page images are gone"
     assert any("garde son PDF" in e.data["message"] for e in job.events.filter(event="warning"))
+
+
+def test_the_admin_links_a_booklets_pdf_where_it_is_served(client, alice, tmp_path):
+    job = ingest_inline(rulebook_pdf(tmp_path / "v1.pdf", LOREM_RULES), new_game_name="Heat")
+    client.force_login(alice)
+    page = client.get(f"/admin/games/game/{job.game.pk}/change/").content.decode()
+    links = re.findall(r'href="([^"]*\.pdf|[^"]*/pdf)"', page)
+    assert links == [f"/booklets/{job.game.pk}/pdf"], links
+    assert client.get(links[0]).status_code == 200
+    assert "/media/" not in page
