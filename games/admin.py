@@ -1,4 +1,6 @@
 from django.contrib import admin, messages
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from rag.language import ENGLISH, FRENCH, normalise
@@ -7,10 +9,22 @@ from . import catalogue
 from .models import Card, Chunk, Decklist, Extension, Game, GameTerm, IndexState
 
 
+@admin.display(description=_("PDF"))
+def served_pdf(owner) -> str:
+    """A link to where the booklet's PDF is served (/booklets/<id>/pdf: MEDIA_ROOT is not
+    served). Read-only: a new PDF goes through an ingestion, which swaps it with its chunks
+    (ingest.booklet_swap), never alone."""
+    if not owner.pk or not owner.pdf:
+        return "—"
+    return format_html('<a href="{}" target="_blank" rel="noopener">{}</a>', reverse("oracle-booklet-pdf", args=[owner.pk]),
+                       owner.pdf.name.rsplit("/", 1)[-1])
+
+
 class ExtensionInline(admin.TabularInline):
     model = Extension
     extra = 0
-    fields = ("name", "slug", "kind", "language", "pdf")
+    fields = ("name", "slug", "kind", "language", served_pdf)
+    readonly_fields = (served_pdf,)
     prepopulated_fields = {"slug": ("name",)}
 
 
@@ -43,7 +57,8 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = (LanguageFilter, "card_game")
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
-    readonly_fields = ("pdf_pages", "bgg_synced_at", "created_at", "updated_at")
+    exclude = ("pdf",)
+    readonly_fields = (served_pdf, "pdf_pages", "bgg_synced_at", "created_at", "updated_at")
     inlines = [ExtensionInline]
 
     def save_model(self, request, game, form, change):
@@ -77,7 +92,8 @@ class ExtensionAdmin(admin.ModelAdmin):
     list_filter = ("kind", LanguageFilter, "game")
     search_fields = ("name", "slug", "game__name")
     prepopulated_fields = {"slug": ("name",)}
-    readonly_fields = ("pdf_pages", "created_at", "updated_at")
+    exclude = ("pdf",)
+    readonly_fields = (served_pdf, "pdf_pages", "created_at", "updated_at")
 
     def save_model(self, request, extension, form, change):
         super().save_model(request, extension, form, change)

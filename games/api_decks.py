@@ -24,6 +24,7 @@ from runtime.ratelimit import ask_throttles
 from .card_indexing import card_payload
 from .card_lookup import find_card
 from .deck_requests import ask_deckbuilding, check_decklist, deck_question
+from .decklists import DecklistError
 from .models import Game
 
 router = Router(tags=["decks"], auth=SessionAuth())  # oracle_site/api.py mounts it with the ask auth
@@ -103,7 +104,10 @@ def validate_decklist(request, payload: DeckCheckIn):
     """A pasted list checked without building anything: section sizes for the format, copy
     limit, cards unknown to the catalog (warnings); with its exports."""
     game = card_game(payload.gameId)
-    checked = check_decklist(game, payload.decklist, payload.format)
+    try:
+        checked = check_decklist(game, payload.decklist, payload.format)
+    except DecklistError as exc:
+        raise ValidationError([_field_error("decklist", str(exc))]) from exc
     return {
         "sections": checked.sections, "validation": checked.verdict.as_dict(),
         "spec": checked.spec.model_dump(), "exports": checked.exports,

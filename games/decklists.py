@@ -12,12 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from .card_indexing import meta_collection
 from .index_state import mark_changed
 from .models import Decklist, Game
 
 _LINE_RE = re.compile(r"^\s*(?:SB:\s*)?(\d+)\s*[x×X]?\s+(.+?)\s*$")
+# A quantity is read as an int only when it has at most this many digits: Python refuses to
+# convert 4,300 digits or more (a 500 once), and no deck holds 10,000 copies of a card.
+MAX_QUANTITY_DIGITS = 4
 _DATE_RE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 SECTION_HEADERS = {
     "deck": "main", "main": "main", "maindeck": "main", "main deck": "main", "mainboard": "main",
@@ -30,6 +34,10 @@ KNOWN_FORMATS = (
     "standard", "pioneer", "modern", "legacy", "vintage", "pauper", "commander", "historic",
     "explorer", "timeless", "alchemy", "brawl", "premodern", "classic constructed", "blitz",
 )  # fmt: skip
+
+
+class DecklistError(ValueError):
+    """A line the list cannot hold (the API's 422)."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,9 @@ def parse_decklist_text(text: str) -> ParsedDecklist:
         match = _LINE_RE.match(line)
         if not match:
             continue
+        if len(match.group(1).lstrip("0")) > MAX_QUANTITY_DIGITS:
+            raise DecklistError(_("Quantité trop grande dans la ligne « %(line)s » (au plus %(max)d).")
+                                % {"line": line[:60] + ("…" if len(line) > 60 else ""), "max": 10**MAX_QUANTITY_DIGITS - 1})
         section = "sideboard" if raw.lstrip().startswith("SB:") else current
         entries = sections.setdefault(section, {})
         entries[match.group(2)] = entries.get(match.group(2), 0) + int(match.group(1))

@@ -7,6 +7,7 @@ A quota error from an LLM stage pauses the job (ingest.job_schedule), it never f
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from rag.busy import AskingSignal, ThreadPlan
 from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
-from . import cancellation, language_choice
+from . import booklet_swap, cancellation, language_choice
 from .events import ACTS, Listener, Reporter, Text, message_data
 from .job_schedule import pause_for_quota
 from .models import IngestJob
@@ -55,21 +56,40 @@ def run_job(job_id: str, listener: Listener | None = None) -> IngestJob:
         log.info("ingest %s is %s: not started", job.pk, job.status)
         return job
     reporter = Reporter(job, listener)
-    reporter.checkpoint = cancellation.Checkpoint(job, job.booklet.owner.pdf_pages or 0)
+    reporter.checkpoint = cancellation.Checkpoint(job, job.pdf_pages or job.booklet.owner.pdf_pages or 0)
+    pipeline = None
     try:
         with job_heartbeat(job.pk):  # a killed worker's job is requeued (ingest.recovery)
-            stats = Pipeline(job, reporter).run()
+            pipeline = Pipeline(job, reporter)
+            stats = pipeline.run()
     except cancellation.JobCancelled:
+        stopped(job, reporter, pipeline)
         cancellation.acknowledge(job, reporter)
     except cancellation.JobOverBudget as err:
+        stopped(job, reporter, pipeline)
         fail(job, reporter, IngestFailure(*err.args))
     except ClaudeQuotaError as err:
+        stopped(job, reporter, pipeline, tell=False)
         pause_for_quota(job, err)
     except Exception as err:  # noqa: BLE001 - every failure becomes the job's state
+        stopped(job, reporter, pipeline)
         fail(job, reporter, err)
     else:
         finish(job, reporter, stats)
     return job
+
+
+def stopped(job: IngestJob, reporter: Reporter, pipeline: Pipeline | None, tell: bool = True) -> None:
+    """A job that will not finish now: what it staged goes; a replacement says the booklet
+    kept what it had (before the final event, so the job page shows it)."""
+    swapped = pipeline is not None and pipeline.swapped
+    try:
+        booklet_swap.discard(job, swapped)
+    except Exception:  # noqa: BLE001 - the job's own failure is the one to report
+        log.exception("ingest %s: its staged files could not all be removed", job.pk)
+    if tell and pipeline is not None and pipeline.replacement is not None and not swapped:
+        reporter.warning(Text(gettext_noop(
+            "Le livret garde son PDF, ses règles, ses images de pages et sa langue d'avant : le nouveau PDF n'a pas été adopté.")))
 
 
 def finish(job: IngestJob, reporter: Reporter, stats: dict) -> None:
@@ -109,10 +129,14 @@ class Pipeline:
         self.components = components
         self.stats: dict = {"embedder": "", "timings": reporter.timings}
         self.ocr_words: dict[int, ocr.OcrPage] = {}  # the pages whose text came from OCR
+        # A new PDF for a booklet that has one: adopted with the chunks, not before (ingest.booklet_swap).
+        self.replacement = booklet_swap.Replacement(job) if booklet_swap.is_replacement(job, self.booklet) else None
+        self.swapped = False
 
     def run(self) -> dict:
         pdf = self.pdf_path()
         pages = self.read(pdf)
+        self.stats["pages"] = len(pages)
         self.ocr(pdf, pages)
         drafts = self.chunk(pages)
         self.structure(pages, drafts)
@@ -129,7 +153,7 @@ class Pipeline:
         return path
 
     def read(self, pdf: Path) -> list[read.Page]:
-        total = self.booklet.owner.pdf_pages or 0
+        total = self.job.pdf_pages or self.booklet.owner.pdf_pages or 0
         pages = []
         with self.reporter.act_scope("read", total):
             try:
@@ -159,7 +183,7 @@ class Pipeline:
                 pdf,
                 decision.pages,
                 slug=self.booklet.slug,
-                images_dir=self.booklet.images_dir,
+                images_dir=booklet_swap.staging_images_dir(self.job) if self.replacement else self.booklet.images_dir,
                 cache_dir=Path(settings.INGEST_CACHE_DIR),
                 config=config,
                 on_page=self.reporter.progress,
@@ -193,11 +217,13 @@ class Pipeline:
         """Questions in the other language search this booklet with translated words only if
         its language is right: set it from the text when the admin left it to detection, say
         so when the text disagrees with the admin's choice (ingest.language_choice)."""
-        settled = language_choice.settle(self.job, self.booklet, " ".join(d.text for d in drafts[:LANGUAGE_SAMPLE_CHUNKS]))
+        text = " ".join(d.text for d in drafts[:LANGUAGE_SAMPLE_CHUNKS])
+        writer = self.replacement.set_language if self.replacement else language_choice.set_owner_language
+        settled = language_choice.settle(self.job, self.booklet, text, write=writer)
         self.stats["language"] = settled.detected or ""
         self.reporter.emit("language", settled.as_event())
         if settled.applied:
-            self.booklet = language_choice.fresh_booklet(self.job)
+            self.booklet = self.current_booklet()
         if settled.mismatch:
             self.reporter.warning(
                 Text(gettext_noop("Ce livret semble rédigé en %(detected)s alors que sa langue déclarée est « %(declared)s ». "
@@ -242,15 +268,32 @@ class Pipeline:
 
     def archive(self, drafts, dense, sparse) -> None:
         with self.reporter.act_scope("index", len(drafts)):
-            self.booklet = language_choice.fresh_booklet(self.job)  # « Corriger la langue » may have been clicked meanwhile
+            self.booklet = self.current_booklet()  # « Corriger la langue » may have been clicked meanwhile
             notes = self.detect_conflicts(drafts, dense, sparse)
             rows = index.build_rows(self.job, self.booklet, drafts, dense, sparse, notes, self.stats["embedder"])
-            self.stats["replaced_chunks"] = index.replace_booklet_rows(self.job, self.booklet, rows)
-            self.stats["ocr_word_pages"] = index.replace_ocr_words(self.booklet, self.ocr_words)
+            self.stats["replaced_chunks"] = index.replace_booklet_rows(self.job, self.booklet, rows, also=self.adopt)
+            # Swapped: a cancel now would leave a done job marked cancelled; the job finishes.
+            self.swapped, self.reporter.checkpoint = True, lambda: None
+            if self.replacement:
+                booklet_swap.move_images(self.job, self.booklet)
+                self.stats["replaced_pdf"] = True
             self.stats["booklet_terms"] = learn_booklet_terms(self.booklet.game)
             if self.components.store_is_shared():  # a local folder belongs to the web process
                 index.sync_now(self.booklet.collection)
             self.reporter.progress(len(drafts), len(drafts))
+
+    def adopt(self) -> None:
+        """In the transaction that swaps the chunks: the OCR word boxes, and for a
+        replacement the new PDF, its page count and language."""
+        self.stats["ocr_word_pages"] = index.replace_ocr_words(self.booklet, self.ocr_words)
+        booklet_swap.adopt(self.job, self.booklet, self.replacement, self.stats.get("pages") or 0)
+
+    def current_booklet(self):
+        """The booklet as stored, with the language a replacement read (applied on adoption)."""
+        booklet = language_choice.fresh_booklet(self.job)
+        if self.replacement and self.replacement.language:
+            booklet = dataclasses.replace(booklet, language=self.replacement.language)
+        return booklet
 
     def detect_conflicts(self, drafts, dense, sparse) -> list[dict]:
         if not self.booklet.is_extension:

@@ -74,13 +74,15 @@ class Settled:
         }
 
 
-def settle(job, booklet: Booklet, text: str) -> Settled:
-    """Detect the booklet's language from `text`; set it when the job was left to detect."""
+def settle(job, booklet: Booklet, text: str, write=None) -> Settled:
+    """Detect the booklet's language from `text`; set it when the job was left to detect
+    (with `write(booklet, code)`: a replacement keeps it until its swap, ingest.booklet_swap)."""
+    write = write or set_owner_language
     detected = language.detect(text)
     differs = detected is not None and language.is_other_language(detected, booklet.language or detected)
     if job.detect_language:
         if differs or (detected and not booklet.language):
-            set_owner_language(booklet, detected)
+            write(booklet, detected)
         return Settled(detected, booklet.language, applied=bool(detected), mismatch=False)
     return Settled(detected, booklet.language, applied=False, mismatch=differs)
 

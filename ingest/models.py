@@ -44,6 +44,8 @@ class IngestJob(models.Model):
     stats = models.JSONField(_("statistiques"), default=dict, blank=True)  # timings, OCR decision, counts
     error = models.TextField(_("erreur"), blank=True)
     pdf_path = models.CharField(_("chemin du PDF"), max_length=500, blank=True)  # relative to MEDIA_ROOT
+    # Pages of `pdf_path`: a replacement's file is not the booklet's until it is read (ingest.booklet_swap).
+    pdf_pages = models.PositiveIntegerField(_("pages du PDF"), null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(_("tentatives"), default=0)
     # The admin left the booklet's language to its text: the ingestion sets it (ingest.language_choice).
     detect_language = models.BooleanField(_("langue à détecter"), default=False)

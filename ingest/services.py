@@ -134,9 +134,10 @@ def create_ingest(
     with transaction.atomic():
         game = _resolve_game(game, new_game_name, language, bgg_id)
         owner = game if kind == "base" else _extension(game, kind, name or new_game_name or kind, language)
-        stored = store_pdf(pdf_path_or_file, owner.slug)
-        owner.pdf.name = media_relative(stored)
-        owner.pdf_pages = info.pages
+        stored = media_relative(store_pdf(pdf_path_or_file, owner.slug))
+        if not _serves_a_pdf(owner):  # a replacement waits beside the old PDF (ingest.booklet_swap)
+            owner.pdf.name = stored
+            owner.pdf_pages = info.pages
         if kind == "base" and name:
             owner.booklet_name = name
         owner.save()
@@ -144,10 +145,15 @@ def create_ingest(
             game=game,
             extension=owner if kind != "base" else None,
             booklet_kind=kind,
-            pdf_path=owner.pdf.name,
+            pdf_path=stored,
+            pdf_pages=info.pages,
             detect_language=detect,
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )
+
+
+def _serves_a_pdf(owner) -> bool:
+    return bool(owner.pdf.name) and (Path(settings.MEDIA_ROOT) / owner.pdf.name).is_file()
 
 
 def enqueue(job: IngestJob) -> None:
@@ -204,6 +210,7 @@ def reingest(booklet, user=None) -> IngestJob:
         extension=booklet.extension,
         booklet_kind=booklet.kind,
         pdf_path=booklet.pdf.name,
+        pdf_pages=booklet.owner.pdf_pages,
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
     enqueue(job)

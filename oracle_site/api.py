@@ -2,8 +2,9 @@
 
 import math
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
 from django.http import Http404
+from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError, Throttled, ValidationError
@@ -96,6 +97,16 @@ def not_found(request, exc: Http404):
 def refused(request, exc: Refused):
     """A refusal of a service (runtime/refusals.py), by runtime/api_errors.py's one table."""
     return api_refusal(exc)
+
+
+@api.exception_handler(MultiPartParserError)
+@api.exception_handler(BadRequest)
+@api.exception_handler(SuspiciousOperation)
+def unreadable_request(request, exc: Exception):
+    """A body Django cannot parse (a 5,000-character multipart filename, too many fields…),
+    raised while ninja's CSRF check reads the form: 400 in the one shape, not Django's page."""
+    return api.create_response(request, error_body(_("Requête invalide : son corps n'a pas pu être lu (%(error)s).")
+                                                   % {"error": str(exc)[:200] or exc.__class__.__name__}), status=400)
 
 
 @api.exception_handler(ValidationError)

@@ -31,7 +31,11 @@ def declared_length(headers) -> int | None:
     """Content-Length as an int; None when absent; -1 when it is not a number (refused too)."""
     for name, value in headers:
         if name.lower() == b"content-length":
-            return int(value) if value.strip().isdigit() else -1
+            digits = value.strip()
+            if not digits.isdigit():
+                return -1
+            # Bounded before int(): Python refuses 4,300 digits, and 19 are past any limit.
+            return int(digits) if len(digits) <= 18 else 10**18
     return None
 
 
@@ -54,7 +58,7 @@ def refusal(path: str, limit: int, headers) -> tuple[int, list, bytes]:
             "bytes": limit,
         }
     if path.startswith("/api/"):
-        body = json.dumps({"detail": message, "limit_bytes": limit}, ensure_ascii=False).encode()
+        body = json.dumps({"detail": message, "errors": [], "limit_bytes": limit}, ensure_ascii=False).encode()
         content_type = b"application/json"
     else:
         body = f"<!doctype html><title>413</title><h1>413</h1><p>{message}</p>".encode()

@@ -59,6 +59,7 @@ INSTALLED_APPS = [
 # classes: `check --deploy` looks for them by name.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "oracle_site.api_json_errors.ApiJsonErrorsMiddleware",  # every refusal under /api/ in the API's JSON shape
     "oracle_site.static_files.StaticFilesMiddleware",
     "oracle_site.async_middleware.SessionMiddleware",
     "oracle_site.async_middleware.LocaleMiddleware",
@@ -330,6 +331,7 @@ ASK_SAVE_THREADS = env_int("ASK_SAVE_THREADS", 2)
 ASK_STEP_THREADS = env_int("ASK_STEP_THREADS", 12)
 LLM_CALL_THREADS = env_int("LLM_CALL_THREADS", 16)  # those three and the rerank, per answer
 RETRIEVE_THREADS = env_int("RETRIEVE_THREADS", 8)
+API_TOKEN_LIFETIME_DAYS = env_int("API_TOKEN_LIFETIME_DAYS", 0)  # a new API token's default lifetime; 0: none
 ASK_LOOKUP_CACHE_S = env_float("ASK_LOOKUP_CACHE_S", 10.0)  # a web process trusts a token/game it looked up this long
 INGEST_HEARTBEAT_S = env_float("INGEST_HEARTBEAT_S", 10.0)
 INGEST_STALE_AFTER_S = env_float("INGEST_STALE_AFTER_S", 120.0)  # no heartbeat this long: worker gone
@@ -348,6 +350,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "runtime.ratelimit.login_client_ip"  # X-Forwarded-For only behind TRUSTED_PROXIES; None when not an address
 AXES_VERBOSE = False
+CSRF_FAILURE_VIEW = "oracle_site.api_json_errors.csrf_failure"  # JSON under /api/, Django's page elsewhere
 
 # API lists (`@paginate`): `?limit=&offset=`, 20 by default, at most 100 (docs/api-resources.md).
 NINJA_PAGINATION_PER_PAGE = 20

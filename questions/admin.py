@@ -92,15 +92,19 @@ class QuestionAdmin(admin.ModelAdmin):
 
 @admin.register(ApiToken)
 class ApiTokenAdmin(admin.ModelAdmin):
-    list_display = ("name", "user", "prefix", "created_at", "last_used_at", "revoked")
+    list_display = ("name", "user", "prefix", "created_at", "expires_at", "created_by", "last_used_at", "revoked")
     list_filter = ("revoked",)
     search_fields = ("name", "user__username", "prefix")
-    fields = ("user", "name", "revoked", "prefix", "created_at", "last_used_at")
-    readonly_fields = ("prefix", "created_at", "last_used_at")
+    fields = ("user", "name", "expires_at", "revoked", "prefix", "created_by", "created_at", "last_used_at")
+    readonly_fields = ("prefix", "created_by", "created_at", "last_used_at")
+
+    def get_changeform_initial_data(self, request):
+        return {**super().get_changeform_initial_data(request), "expires_at": ApiToken.default_expiry()}
 
     def save_model(self, request, obj, form, change):
         if change:
             return super().save_model(request, obj, form, change)
+        obj.created_by = request.user
         key = obj.assign_new_key()
         super().save_model(request, obj, form, change)
         messages.warning(

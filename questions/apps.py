@@ -10,8 +10,10 @@ class QuestionsConfig(AppConfig):
 
         from .lookups import connect_signals
         from .recovery import sweep
+        from .token_revocation import connect as connect_token_revocation
 
         connect_signals()
+        connect_token_revocation()
         # Questions left pending by a killed process are failed: by each web process, at
         # start and periodically, and by each cluster worker at start.
         every_web_process("questions-recovery", sweep, "RECOVERY_SWEEP_INTERVAL_S")

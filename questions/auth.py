@@ -29,6 +29,8 @@ def find_token(key_hash: str):
         api_token = ApiToken.objects.select_related("user").get(key_hash=key_hash, revoked=False, user__is_active=True)
     except ApiToken.DoesNotExist:
         return None
+    if api_token.expired:
+        return None
     lookups.tokens.put(key_hash, api_token)
     return api_token
 
@@ -49,15 +51,15 @@ def record_use(token_pk, when) -> None:
 
 
 def unknown_token() -> HttpError:
-    """A bearer token that is wrong or revoked: 401 at once, whatever the method (the ask
-    stream once answered 403 « CSRF check Failed » from the session check that came next)."""
-    return HttpError(401, _("Jeton d'API inconnu ou révoqué."))
+    """A bearer token that is wrong, revoked or expired: 401 at once, whatever the method (the
+    ask stream once answered 403 « CSRF check Failed » from the session check that came next)."""
+    return HttpError(401, _("Jeton d'API inconnu, révoqué ou expiré."))
 
 
 class ApiTokenAuth(HttpBearer):
     def authenticate(self, request, token: str):
         api_token = find_token(ApiToken.hash_key(token))
-        if api_token is None:
+        if api_token is None or api_token.expired:
             raise unknown_token()
         if use_is_due(api_token):
             record_use(api_token.pk, timezone.now())
@@ -81,8 +83,8 @@ class AsyncApiTokenAuth(ApiTokenAuth):
         api_token = lookups.tokens.get(key_hash)
         if api_token is None:
             api_token = await lookups.coalesced(("token", key_hash), find_token, key_hash)
-            if api_token is None:
-                raise unknown_token()
+        if api_token is None or api_token.expired:  # a remembered token may have expired since
+            raise unknown_token()
         if use_is_due(api_token):
             executors.ask_save().submit(record_use, api_token.pk, timezone.now())
         request.user = api_token.user

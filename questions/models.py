@@ -1,5 +1,6 @@
 """Questions asked to the Oracle and their (persisted) answers."""
 
+import datetime
 import uuid
 
 from django.conf import settings
@@ -121,6 +122,12 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
     last_used_at = models.DateTimeField(_("dernière utilisation le"), null=True, blank=True, editable=False)
     revoked = models.BooleanField(_("révoqué"), default=False)
+    # None: never (API_TOKEN_LIFETIME_DAYS sets a default for new tokens).
+    expires_at = models.DateTimeField(_("expire le"), null=True, blank=True)
+    # Who issued it (the user in a password-signed session, or the admin who made it in the admin).
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+", verbose_name=_("créé par")
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -144,12 +151,26 @@ class ApiToken(models.Model):
         self.prefix, self.key_hash = key[:12], self.hash_key(key)
         return key
 
+    @property
+    def expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
+
+    @staticmethod
+    def default_expiry():
+        """When a token issued now expires: API_TOKEN_LIFETIME_DAYS from now, None when 0."""
+        days = settings.API_TOKEN_LIFETIME_DAYS
+        return timezone.now() + datetime.timedelta(days=days) if days > 0 else None
+
     @classmethod
-    def issue(cls, user, name: str = "") -> tuple["ApiToken", str]:
-        token = cls(user=user, name=name)
+    def issue(cls, user, name: str = "", *, created_by=None, expires_at=None) -> tuple["ApiToken", str]:
+        token = cls(user=user, name=name, created_by=created_by or user, expires_at=expires_at or cls.default_expiry())
         key = token.assign_new_key()
         token.save()
         return token, key
+
+    @classmethod
+    def revoke_all_of(cls, user) -> int:
+        return cls.objects.filter(user=user, revoked=False).update(revoked=True)
 
 
 class Conversation(models.Model):

@@ -27,7 +27,7 @@ from rag.retrieve import BookletRef
 
 # [Booklet, p.N : "quote"]  — also « quote », “quote”, a page range p.3-4, or no quote.
 CITATION_RE = re.compile(
-    r"\[(?P<booklet>[^\[\]\n]+?),\s*p(?:age|\.)?\s*(?P<page>\d+)(?:\s*[-–]\s*\d+)?"
+    r"\[(?P<booklet>[^\[\]\n]+?),\s*p(?:age|\.)?\s*(?P<page>\d{1,6})(?:\s*[-–]\s*\d+)?"
     r"(?:\s*:\s*(?P<quote>\"[^\"\n]*\"|«[^»\n]*»|“[^”\n]*”))?\s*\]"
 )
 CARD_RE = re.compile(r"\[\[card:(?P<name>[^\[\]\n]+?)\]\]")

@@ -83,7 +83,14 @@ def children(host: str, port: int) -> list[Child]:
 def stop_all(running: list[Child]) -> None:
     live = [child for child in running if child.popen is not None]
     for child in live:
-        kill_group(child.popen.pid, signal.SIGTERM)
+        # To the leader only: it stops its own children. A SIGTERM to the whole group kills
+        # django-q's sentinel (SIG_DFL) while it sleeps on the cluster's stop event, and the
+        # qcluster then waits forever in that event's set() for the dead sleeper: an idle
+        # cluster was SIGKILLed after STOP_TIMEOUT_S, every time. The group is killed below.
+        try:
+            os.kill(child.popen.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
     deadline = time.monotonic() + STOP_TIMEOUT_S
     for child in live:
         try:

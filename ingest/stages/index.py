@@ -61,13 +61,15 @@ def build_rows(job, booklet: Booklet, drafts: list[ChunkDraft], dense, sparse, a
     return rows
 
 
-def replace_booklet_rows(job, booklet: Booklet, rows: list[Chunk]) -> int:
-    """Write the new rows, then swap them for the old ones atomically; returns rows removed."""
+def replace_booklet_rows(job, booklet: Booklet, rows: list[Chunk], also=lambda: None) -> int:
+    """Write the new rows, then swap them for the old ones atomically (with whatever `also`
+    changes: the OCR boxes, a replacement's PDF); returns rows removed."""
     Chunk.objects.filter(ingest_job=job).delete()  # leftovers of an interrupted attempt
     Chunk.objects.bulk_create(rows, batch_size=BULK_BATCH)
     with transaction.atomic():
         # Forum chunks share the base collection but not the PDF: the BGG sync owns them.
         removed, _ = Chunk.objects.of_booklet(booklet).exclude(ingest_job=job).exclude(is_forum=True).delete()
+        also()
         mark_changed(booklet.collection)
     return removed
 
