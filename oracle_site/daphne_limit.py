@@ -7,8 +7,8 @@ soon as the headers declare too much (or a chunked body passes the limit), disca
 the client still sends and closes the connection; the application never sees the request.
 
 `install()` swaps daphne's request class (daphne's HTTPFactory reads the module's
-`WebRequest` for every new connection); asgi.py calls it. Under another server the class is
-never used.
+`WebRequest` for every new connection) and gives each connection the read timeout
+HTTP_READ_TIMEOUT_S; asgi.py calls it. Under another server neither is used.
 """
 
 from __future__ import annotations
@@ -25,6 +25,26 @@ DaphneRequest = http_protocol.WebRequest  # daphne's own, before install()
 def install() -> None:
     if http_protocol.WebRequest is not LimitedWebRequest:
         http_protocol.WebRequest = LimitedWebRequest
+    if http_protocol.HTTPFactory.buildProtocol is not _build_protocol:
+        global _daphne_build_protocol
+        _daphne_build_protocol = http_protocol.HTTPFactory.buildProtocol
+        http_protocol.HTTPFactory.buildProtocol = _build_protocol
+
+
+_daphne_build_protocol = None
+
+
+def _build_protocol(self, addr):
+    """daphne's connection, with HTTP_READ_TIMEOUT_S as Twisted's idle timeout (daphne leaves
+    Twisted's 12 hours). Twisted counts it while it reads a request's headers and body, from
+    the last bytes received, and suspends it while the response is produced: a client that
+    stops sending mid-request is disconnected, a long answer stream is not."""
+    from django.conf import settings
+
+    protocol = _daphne_build_protocol(self, addr)
+    if protocol is not None and settings.HTTP_READ_TIMEOUT_S > 0:
+        protocol.timeOut = settings.HTTP_READ_TIMEOUT_S
+    return protocol
 
 
 class LimitedWebRequest(DaphneRequest):

@@ -9,4 +9,4 @@ unset DATABASE_URL
 export OMP_WAIT_POLICY=PASSIVE
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"  # one embedder thread per worker: the workers use the cores
 .venv/bin/lint-imports
-exec .venv/bin/python -m pytest -m "not slow" -n "${PYTEST_WORKERS:-2}" "$@"
+exec .venv/bin/python -m pytest -m "not slow" -n "${PYTEST_WORKERS:-2}" --dist worksteal "$@"

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: the import contracts, then every test not marked slow on both
-# cores (pytest-xdist), then the slow end-to-end tests (real servers, browser, sshd) one at a
-# time, since they start processes and bind ports of their own.
-# DATABASE_URL chooses the database (SQLite under var/ by default). Arguments go to both runs.
+# Runs the whole test suite: the import contracts, then every test, slow or not, on both cores
+# (pytest-xdist, work stealing so that one long test does not leave a core idle). The slow
+# end-to-end tests (real servers, browser, sshd) run alongside the others: each binds a free
+# port, owns a tmp folder and a test database per worker, and a Redis database per worker.
+# DATABASE_URL chooses the database (SQLite under var/ by default); TESTS_DATABASE_ONLY=1 keeps
+# the tests that use the database (make test-postgres). Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install.sh --test --browser
 export OMP_WAIT_POLICY=PASSIVE
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"  # one embedder/OCR thread per worker: the workers use the cores
 .venv/bin/lint-imports  # the layering contracts of pyproject.toml (docs/architecture.md)
-status=0
-OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" .venv/bin/python -m pytest -m "not slow" -n "${PYTEST_WORKERS:-2}" "$@" || status=$?
-.venv/bin/python -m pytest -m slow "$@" || status=$?
-exit "$status"
+exec .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist worksteal "$@"

@@ -56,3 +56,25 @@ def isolated_storage(settings, tmp_path):
     yield
     components.reset_vector_store()
     forget_synced_versions()
+
+
+# Fixtures through which a test reaches the test database (pytest-django refuses database
+# access to any other test, so a test without one of them cannot depend on the database).
+DATABASE_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback"}
+
+
+def touches_database(item) -> bool:
+    return item.get_closest_marker("django_db") is not None or not DATABASE_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
+
+
+def pytest_collection_modifyitems(config, items):
+    """`TESTS_DATABASE_ONLY=1` (make test-postgres) keeps the tests that use the test database:
+    the second database's pass runs what can differ there; the others ran on SQLite already."""
+    import os
+
+    if os.environ.get("TESTS_DATABASE_ONLY", "") not in ("1", "true"):
+        return
+    kept = [item for item in items if touches_database(item)]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[item for item in items if not touches_database(item)])
+        items[:] = kept

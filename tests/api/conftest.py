@@ -14,6 +14,10 @@ EXPANSION_RULES = [
         [
             "Quand il pleut, chaque joueur réduit sa vitesse maximale de deux dans les virages. "
             "La carte Météo indique le temps de la manche.",
+            # A page of text (over OCR's 200 characters a page): the booklet is read from its
+            # text layer, as the base rules are, with no OCR pass in every test that uses it.
+            "On retourne la carte Météo au début de chaque manche, avant le premier tour de course ; "
+            "elle reste visible de tous jusqu'à la manche suivante.",
         ],
     ),
 ]

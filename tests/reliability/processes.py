@@ -16,6 +16,16 @@ from pathlib import Path
 from tests.support.daphne import BASE_DIR, _wait_until_serving, database_url, free_port
 
 
+def redis_test_db() -> int:
+    """A Redis database (2–15) of this test process's own, flushed by the tests that use it:
+    the pytest-xdist workers of one run get different ones (gw0 → 2, gw1 → 3, …), a run
+    without workers one chosen by its process id."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw") and worker[2:].isdigit():
+        return int(worker[2:]) % 14 + 2
+    return os.getpid() % 14 + 2
+
+
 def server_env(settings, var_dir: Path, **extra) -> dict[str, str]:
     from django.db import connection
 

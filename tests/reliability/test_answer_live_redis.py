@@ -5,7 +5,6 @@ word, then every word after, then the final turn. B holds no record of the answe
 catches up from the `snapshot` events A publishes to the answer's group."""
 
 import html
-import os
 import re
 
 import httpx
@@ -15,7 +14,7 @@ from django.test import Client
 
 from questions.models import ApiToken, Question
 
-from .processes import SlowOpenAI, server_env, start_daphne
+from .processes import SlowOpenAI, redis_test_db, server_env, start_daphne
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 WORDS = 40
@@ -42,7 +41,7 @@ def text_of(token_html: str) -> str:
 
 @pytest.fixture
 def redis_url():
-    url = f"redis://127.0.0.1:6379/{os.getpid() % 14 + 2}"
+    url = f"redis://127.0.0.1:6379/{redis_test_db()}"
     redis.Redis.from_url(url).flushdb()
     yield url
     redis.Redis.from_url(url).flushdb()

@@ -27,7 +27,7 @@ from django.utils import timezone
 
 from tests.support.daphne import BASE_DIR
 
-from .processes import Process, start_daphne, start_qcluster, wait_for
+from .processes import Process, redis_test_db, start_daphne, start_qcluster, wait_for
 
 pytestmark = pytest.mark.slow
 DEMO = BASE_DIR / "games" / "demo"
@@ -47,7 +47,7 @@ def scaled_env(tmp_path):
     name = f"oracle_scaled_{os.getpid()}_{secrets.token_hex(3)}"
     with psycopg.connect(f"{PG}/postgres", autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
-    redis_db = os.getpid() % 14 + 2
+    redis_db = redis_test_db()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "oracle_site.settings",

@@ -82,7 +82,7 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 10.0) -> None:
+def _wait_for_port(port: int, process: subprocess.Popen, timeout: float = 60.0) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if process.poll() is not None:
