@@ -173,7 +173,7 @@ async def stream_job_events(request, job_id: UUID, last_event_id: int = 0):
     if job is None:
         raise Http404
     header = request.headers.get("Last-Event-ID", "")
-    start = int(header) if header.isdigit() and len(header) <= 18 else last_event_id  # int() refuses 4,300 digits
+    start = int(header) if header.isascii() and header.isdigit() and len(header) <= 18 else last_event_id  # int() refuses 4,300 digits
     collection = job.booklet.collection
     response = StreamingHttpResponse(
         event_stream(job.pk, start, on_done=lambda: sync_index(collection), heartbeat_s=settings.INGEST_SSE_HEARTBEAT_S,

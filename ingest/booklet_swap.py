@@ -20,7 +20,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from games.models import Booklet, Chunk
+from games.models import Booklet
 
 
 def is_replacement(job, booklet: Booklet) -> bool:
@@ -68,9 +68,9 @@ def move_images(job, booklet: Booklet) -> None:
         staged.rename(target)
 
 
-def discard(job, swapped: bool) -> None:
-    """A job that failed or was cancelled: its staged page images go, and its rows unless they
-    were swapped in (then they are the booklet's); the booklet's own are untouched."""
+def discard(job) -> None:
+    """A job that failed or was cancelled: its staged page images go. Its rows need no removal:
+    they are written in the swap's own transaction (ingest.stages.index.replace_booklet_rows),
+    so any that exist are the booklet's — an earlier attempt of the same job may have swapped
+    them in before failing, and deleting them would leave the booklet without rules."""
     shutil.rmtree(staging_images_dir(job), ignore_errors=True)
-    if not swapped:
-        Chunk.objects.filter(ingest_job=job).delete()

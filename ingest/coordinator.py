@@ -84,7 +84,7 @@ def stopped(job: IngestJob, reporter: Reporter, pipeline: Pipeline | None, tell:
     kept what it had (before the final event, so the job page shows it)."""
     swapped = pipeline is not None and pipeline.swapped
     try:
-        booklet_swap.discard(job, swapped)
+        booklet_swap.discard(job)
     except Exception:  # noqa: BLE001 - the job's own failure is the one to report
         log.exception("ingest %s: its staged files could not all be removed", job.pk)
     if tell and pipeline is not None and pipeline.replacement is not None and not swapped:

@@ -2,7 +2,9 @@
 
 import math
 
-from django.core.exceptions import BadRequest, PermissionDenied, SuspiciousOperation
+from django.core.exceptions import (
+    BadRequest, PermissionDenied, SuspiciousMultipartForm, TooManyFieldsSent, TooManyFilesSent,
+)
 from django.http import Http404
 from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
@@ -101,10 +103,15 @@ def refused(request, exc: Refused):
 
 @api.exception_handler(MultiPartParserError)
 @api.exception_handler(BadRequest)
-@api.exception_handler(SuspiciousOperation)
+@api.exception_handler(SuspiciousMultipartForm)
+@api.exception_handler(TooManyFieldsSent)
+@api.exception_handler(TooManyFilesSent)
 def unreadable_request(request, exc: Exception):
     """A body Django cannot parse (a 5,000-character multipart filename, too many fields…),
-    raised while ninja's CSRF check reads the form: 400 in the one shape, not Django's page."""
+    raised while ninja's CSRF check reads the form: 400 in the one shape, not Django's page.
+    Only the parser's own errors: any other SuspiciousOperation (a file path) goes on to
+    Django, which logs it under django.security and answers 400 (JSON under /api/ by
+    oracle_site.api_json_errors), without echoing its message."""
     return api.create_response(request, error_body(_("Requête invalide : son corps n'a pas pu être lu (%(error)s).")
                                                    % {"error": str(exc)[:200] or exc.__class__.__name__}), status=400)
 

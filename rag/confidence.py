@@ -27,7 +27,7 @@ class Signals:
     agreement: bool  # the first passage was found by both the dense and the BM25 search
     key_terms: float  # share of the question's words the leading quote holds, 0–1
     search_rank: int = 99  # the first passage's worse rank in the dense and BM25 lists (0: first in both)
-    stated: float = 1.0  # rarity-weighted share of the key terms one passage's sentence holds (rag.abstain)
+    stated: float = 1.0  # the largest share of the key terms one of the first passages holds (rag.abstain)
     rule_match: bool = False  # the first passage states the rule number the question names
 
     def as_dict(self) -> dict:

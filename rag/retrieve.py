@@ -213,7 +213,7 @@ def retrieve(
             log.warning("rerank unavailable, fusion order kept: %s", exc)
             reranked = False
     chunks = statements_before_examples(chunks)  # after the reranker, which would undo it
-    chunks = overrides_first(chunks, question)  # an expansion's change that applies, before the base rule it changes
+    chunks = overrides_first(chunks, question)  # an expansion's change that applies, right after the base rule it changes
     return Retrieval(
         chunks=chunks[:top_k], timings_ms=timer.timings, rule_numbers=numbers, candidates=len(fused), reranked=reranked
     )

@@ -62,11 +62,13 @@ def build_rows(job, booklet: Booklet, drafts: list[ChunkDraft], dense, sparse, a
 
 
 def replace_booklet_rows(job, booklet: Booklet, rows: list[Chunk], also=lambda: None) -> int:
-    """Write the new rows, then swap them for the old ones atomically (with whatever `also`
-    changes: the OCR boxes, a replacement's PDF); returns rows removed."""
-    Chunk.objects.filter(ingest_job=job).delete()  # leftovers of an interrupted attempt
-    Chunk.objects.bulk_create(rows, batch_size=BULK_BATCH)
+    """Write the new rows and swap them for the old ones in one transaction (with whatever
+    `also` changes: the OCR boxes, a replacement's PDF); returns rows removed. All or nothing:
+    a job's rows exist only once swapped in, so a failed or cancelled run (and a re-run of a
+    job whose earlier attempt had swapped) never has rows of its own to remove."""
     with transaction.atomic():
+        Chunk.objects.filter(ingest_job=job).delete()  # an earlier attempt's rows, swapped in then
+        Chunk.objects.bulk_create(rows, batch_size=BULK_BATCH)
         # Forum chunks share the base collection but not the PDF: the BGG sync owns them.
         removed, _ = Chunk.objects.of_booklet(booklet).exclude(ingest_job=job).exclude(is_forum=True).delete()
         also()

@@ -1,6 +1,8 @@
 """The confidence level shown with an answer: « clairement » only when every signal agrees,
 never on the best cosine alone."""
 
+from dataclasses import replace
+
 from rag.confidence import THRESHOLDS, Signals, level_of
 
 
@@ -22,9 +24,11 @@ def test_low_when_the_passages_are_far_or_the_quote_holds_none_of_the_words():
     assert level_of(signals(key_terms=0.0)) == "low"
 
 
-def test_low_when_no_passage_states_what_is_asked():
-    assert level_of(signals(stated=0.2)) == "low"
-    assert level_of(signals(stated=0.25)) == "high"
+def test_low_when_no_passage_states_what_is_asked_with_abstention_on():
+    abstaining = replace(THRESHOLDS, abstain_below=0.25)  # ASK_ABSTAIN_BELOW 0.25
+    assert level_of(signals(stated=0.2), abstaining) == "low"
+    assert level_of(signals(stated=0.25), abstaining) == "high"
+    assert level_of(signals(stated=0.2)) == "high"  # off, the default: the share alone never lowers it
 
 
 def test_signals_survive_the_round_trip_through_the_diagnostics():

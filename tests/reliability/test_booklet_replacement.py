@@ -131,6 +131,28 @@ def test_a_cancelled_replacement_leaves_the_booklet_exactly_as_it_was(heat, tmp_
     assert any("garde son PDF" in e.data["message"] for e in job.events.filter(event="warning"))
 
 
+def test_a_rerun_stopped_before_its_swap_keeps_the_rows_an_earlier_attempt_swapped_in(heat, monkeypatch):
+    """An attempt swapped its rows in, then failed (say the index sync after it); « Relancer »
+    runs the same job again and it is cancelled before its own swap: the booklet keeps the
+    rules the first attempt gave it (they carry this job's id, and once were deleted as its
+    « leftovers », leaving the booklet with no passage)."""
+    game, client, before = heat
+    monkeypatch.setattr(cancellation, "CHECK_INTERVAL_S", 0)
+    job = IngestJob.objects.get(game=game)
+    assert Chunk.objects.filter(ingest_job=job).count() == before["chunks"] > 0
+    IngestJob.objects.filter(pk=job.pk).update(status=IngestJob.Status.QUEUED, finished_at=None)  # relaunched
+
+    def cancel_once_read(event, data):
+        if event == "act" and data["act"] == "embed" and data["state"] == "started":
+            assert cancellation.request_cancel(IngestJob.objects.get(pk=job.pk)) == "requested"
+
+    run_job(str(job.pk), cancel_once_read)
+
+    job.refresh_from_db()
+    assert job.status == IngestJob.Status.CANCELLED
+    assert booklet_as_served(client, game) == before
+
+
 def test_the_admin_links_a_booklets_pdf_where_it_is_served(client, alice, tmp_path):
     job = ingest_inline(rulebook_pdf(tmp_path / "v1.pdf", LOREM_RULES), new_game_name="Heat")
     client.force_login(alice)

@@ -78,10 +78,11 @@ def test_ids_and_pages_of_5000_digits_are_refused_as_json(client, alice, magic, 
     assert_refused_as_json(response, 404, 405, 422)
 
 
-def test_a_last_event_id_header_of_5000_digits_is_ignored(client, alice, magic):
+@pytest.mark.parametrize("header", [NINES, "¹²³"], ids=["5000-digits", "superscript-digits"])
+def test_a_last_event_id_header_that_is_no_plain_number_is_ignored(client, alice, magic, header):
     client.force_login(alice)
     job = IngestJobFactory(game=magic, status="done")
-    response = client.get(f"/api/ingest/{job.pk}/events", headers={"Last-Event-ID": NINES})
+    response = client.get(f"/api/ingest/{job.pk}/events", headers={"Last-Event-ID": header})
     assert response.status_code == 200 and response["Content-Type"] == "text/event-stream"  # replayed from the start
 
 

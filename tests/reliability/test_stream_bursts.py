@@ -24,16 +24,19 @@ BURSTS, STREAMS = 10, 20
 
 
 def descriptors(pid: int) -> tuple[int, int]:
-    """(all open descriptors, those on the SQLite database and its -wal/-shm files)."""
-    database = str(Path(connection.settings_dict["NAME"]).resolve())
-    assert Path(database).is_file(), "the server shares the test database file"
+    """(all open descriptors, those on the SQLite database and its -wal/-shm files; on
+    PostgreSQL a connection is a socket, counted with the others)."""
+    database = None
+    if connection.vendor == "sqlite":
+        database = str(Path(connection.settings_dict["NAME"]).resolve())
+        assert Path(database).is_file(), "the server shares the test database file"
     targets = []
     for fd in os.listdir(f"/proc/{pid}/fd"):
         try:
             targets.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
         except FileNotFoundError:
             pass
-    return len(targets), sum(1 for t in targets if t.startswith(database))
+    return len(targets), sum(1 for t in targets if database and t.startswith(database))
 
 
 def test_200_closed_event_streams_leave_no_connection_or_descriptor_open(settings, tmp_path, alice):
