@@ -10,10 +10,11 @@ status and headers. `csrf_failure` (CSRF_FAILURE_VIEW) keeps the reason of a CSR
 
 from __future__ import annotations
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.views.csrf import csrf_failure as django_csrf_failure
+
+from .response_middleware import ResponseMiddleware
 
 API_PREFIX = "/api/"
 KEPT_TYPES = ("application/json", "text/event-stream", "application/pdf", "image/")
@@ -63,20 +64,6 @@ def csrf_failure(request, reason: str = ""):
     return django_csrf_failure(request, reason=reason)
 
 
-class ApiJsonErrorsMiddleware:
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
-
-    def __call__(self, request):
-        if self.is_async:
-            return self._acall(request)
-        return as_json(request, self.get_response(request))
-
-    async def _acall(self, request):
-        return as_json(request, await self.get_response(request))
+class ApiJsonErrorsMiddleware(ResponseMiddleware):
+    def finish(self, request, response):
+        return as_json(request, response)

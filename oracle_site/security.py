@@ -13,8 +13,9 @@ Why each source is there:
 
 from __future__ import annotations
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
+
+from .response_middleware import ResponseMiddleware
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -43,27 +44,13 @@ def content_security_policy(response) -> str:
     return policy
 
 
-class SecurityHeadersMiddleware:
+class SecurityHeadersMiddleware(ResponseMiddleware):
     """Adds CSP, Permissions-Policy and Cross-Origin-Resource-Policy to every response that
     does not set its own (a view may send a stricter policy). Sync and async, so the SSE
     views keep streaming under daphne."""
 
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-        self.is_async = iscoroutinefunction(get_response)
-        if self.is_async:
-            markcoroutinefunction(self)
-
-    def __call__(self, request):
-        if self.is_async:
-            return self._acall(request)
-        return add_headers(self.get_response(request))
-
-    async def _acall(self, request):
-        return add_headers(await self.get_response(request))
+    def finish(self, request, response):
+        return add_headers(response)
 
 
 def add_headers(response):
