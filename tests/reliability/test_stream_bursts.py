@@ -1,9 +1,10 @@
 """Issue 28, defect 5: once, a daphne process kept 206 → 610 SQLite file descriptors and
 +127 MB after bursts of event streams closed (not reproduced on two later processes). A real
 daphne serves 200 job event streams in bursts of 20; once they are closed it holds no more
-database connections or file descriptors than after the first burst. (Not reproduced here:
-15 descriptors and no SQLite one after the first burst and after the 200th stream — a guard,
-not a fix; the chat's answer streams are not in it.)"""
+database connections or file descriptors than after the first burst; so does one that answers
+200 questions over the ask stream (`POST /api/ask/stream`, as `scripts.load_test` does).
+(Not reproduced here: 15 descriptors and no SQLite one after the first burst and after the
+200th job stream — a guard, not a fix.)"""
 
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -62,5 +63,35 @@ def test_200_closed_event_streams_leave_no_connection_or_descriptor_open(setting
         after = wait_for(lambda: (lambda d: d if d[1] <= settled[1] and d[0] <= settled[0] + 2 else None)(descriptors(daphne.pid)),
                          15, what=f"descriptors back to the first burst's {settled}")
         print(f"\nafter the first burst: {settled} (all, SQLite); after {BURSTS * STREAMS} streams: {after}")
+    finally:
+        daphne.stop()
+
+
+def test_200_answered_ask_streams_leave_no_connection_or_descriptor_open(settings, tmp_path, alice):
+    from tests.factories import ExtensionFactory
+    from tests.rag.corpus import create_chunk_rows
+
+    game = GameFactory(name="Course Folle", slug="course-folle")
+    create_chunk_rows(game, ExtensionFactory(game=game, name="Heavy Rain", slug="heavy-rain"))
+    _, key = ApiToken.issue(alice, "bursts")
+    env = server_env(settings, tmp_path / "var", RATE_LIMIT_ASK_USER="1000/m", RATE_LIMIT_ASK_IP="1000/m")
+    daphne, base = start_daphne(env, tmp_path / "daphne.log")
+    body = {"gameId": str(game.pk), "question": "Peut-on jouer une carte Boost dans un virage ?"}
+
+    def ask(_):
+        with httpx.stream("POST", f"{base}/api/ask/stream", json=body, headers={"Authorization": f"Bearer {key}"},
+                          timeout=120) as response:  # fmt: skip
+            text = "".join(response.iter_text())
+        return response.status_code, "event: done" in text
+
+    try:
+        with ThreadPoolExecutor(STREAMS) as pool:
+            assert all(r == (200, True) for r in pool.map(ask, range(STREAMS)))
+            settled = wait_for(lambda: descriptors(daphne.pid), 10, what="daphne's descriptors")
+            for _burst in range(BURSTS - 1):
+                assert all(r == (200, True) for r in pool.map(ask, range(STREAMS)))
+        after = wait_for(lambda: (lambda d: d if d[1] <= settled[1] and d[0] <= settled[0] + 2 else None)(descriptors(daphne.pid)),
+                         15, what=f"descriptors back to the first burst's {settled}")
+        print(f"\nafter the first burst: {settled} (all, SQLite); after {BURSTS * STREAMS} answers: {after}")
     finally:
         daphne.stop()
