@@ -1,6 +1,6 @@
 """Answering in the background: the answer is generated and saved even when the client that
-asked has gone. The Question is saved in the ask save pool, then answered in the ask answer
-pool (runtime/executors.py)."""
+asked has gone. The Question is already stored (questions.services saves it before `meta`);
+the ask save pool vouches for it, then the ask answer pool answers it (runtime/executors.py)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,10 @@ from django.utils.translation import gettext
 
 from runtime import executors, live_events
 
-from ..models import Question
 from . import answering as answers
 from .answering import SoFar
 from .context import Emit
 from .flow import answer_question
-from .intake import save_question
 
 log = logging.getLogger(__name__)
 
@@ -68,14 +66,11 @@ def publishing(question_id, emit: Emit | None = None) -> Emit:
     return publish_and_emit
 
 
-def start_answering(question_id, emit: Emit | None = None, unsaved: tuple[Question, list] | None = None) -> Future:
-    """Answer in the background; returns a future that completes once the answer is stored
-    (or has failed). The answer goes on when nobody listens any more.
-
-    `unsaved` (from `new_question`) is saved first, in the ask save pool, so the stream's
-    `meta` event never waits for a database write (SQLite may be busy with an ingestion). The
-    answer itself then waits for one of ASK_MAX_CONCURRENT_ANSWERS threads of the answer pool;
-    the question is vouched for meanwhile, so no recovery sweep fails it while it queues."""
+def start_answering(question_id, emit: Emit | None = None) -> Future:
+    """Answer a stored question in the background; returns a future that completes once the
+    answer is stored (or has failed). The answer goes on when nobody listens any more. It
+    waits for one of ASK_MAX_CONCURRENT_ANSWERS threads of the answer pool; the question is
+    vouched for meanwhile, so no recovery sweep fails it while it queues."""
     finished: Future = Future()
     answers.answering_of(question_id)  # registered now: a stop pressed while it queues is seen
     language = translation.get_language()  # the asker's: the Oracle's own words are in it
@@ -91,8 +86,8 @@ def start_answering(question_id, emit: Emit | None = None, unsaved: tuple[Questi
 
     def save_then_queue() -> None:
         with translation.override(language):
-            saved = _saved(question_id, unsaved, emit)
-        if saved:
+            vouched = _vouched(question_id, emit)
+        if vouched:
             executors.ask_answer().submit(answer)
         else:
             finished.set_result(None)
@@ -101,15 +96,14 @@ def start_answering(question_id, emit: Emit | None = None, unsaved: tuple[Questi
     return finished
 
 
-def _saved(question_id, unsaved, emit: Emit) -> bool:
-    """Vouch for the question and save it; on failure only the listener can be told."""
+def _vouched(question_id, emit: Emit) -> bool:
+    """Vouch for the question (the shared cache may be down); on failure only the listener
+    can be told."""
     try:
         answers.vouch(question_id)
-        if unsaved is not None:
-            save_question(*unsaved)
         return True
-    except Exception as exc:  # nothing stored
-        log.exception("question %s could not be saved", question_id)
+    except Exception as exc:  # noqa: BLE001 - any failure of the cache: the answer is not started
+        log.exception("question %s could not be vouched for", question_id)
         answers.release(question_id)
         emit("error", {"message": gettext("L'Oracle n'a pas pu enregistrer la question : %(error)s") % {"error": exc},
                        "questionId": str(question_id)})  # fmt: skip

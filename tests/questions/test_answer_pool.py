@@ -13,7 +13,7 @@ from questions import recovery
 from questions.ask_flow import background
 from questions.models import Question
 from questions.ask_flow.background import start_answering
-from questions.ask_flow.intake import new_question
+from questions.ask_flow.intake import new_question, save_question
 from tests.factories import ExtensionFactory, GameFactory
 from tests.rag.corpus import create_chunk_rows
 
@@ -57,6 +57,13 @@ def watched(monkeypatch):
     return state
 
 
+def stored(**asked) -> Question:
+    """A question as the ask service leaves it: saved before it is answered."""
+    unsaved = new_question(**asked)
+    save_question(*unsaved)
+    return unsaved[0]
+
+
 def wait_saved(question_id, timeout=30):
     deadline = time.monotonic() + timeout
     while not Question.objects.filter(pk=question_id).exists():
@@ -68,9 +75,9 @@ def test_more_questions_than_answer_threads_wait_their_turn_and_all_get_answered
     settings.ASK_MAX_CONCURRENT_ANSWERS = 2
     asked = []
     for n in range(6):
-        unsaved = new_question(game=game, text=f"Which tyres can a player choose? ({n})", user=bob)
+        question = stored(game=game, text=f"Which tyres can a player choose? ({n})", user=bob)
         listener = Listener()
-        asked.append((unsaved[0].pk, listener, start_answering(unsaved[0].pk, listener, unsaved=unsaved)))
+        asked.append((question.pk, listener, start_answering(question.pk, listener)))
 
     for _, _, finished in asked:
         finished.result(timeout=120)
@@ -86,18 +93,18 @@ def test_a_question_queued_behind_a_busy_answer_is_pending_and_vouched_for(game,
     settings.ASK_MAX_CONCURRENT_ANSWERS = 1
     settings.ASK_STALE_AFTER_S = 300
     watched["gate"].clear()  # the first answer holds the only answer thread
-    first = new_question(game=game, text="Which tyres can a player choose?", user=bob)
-    second = new_question(game=game, text="What happens in the rain?", user=bob)
-    finished = [start_answering(q[0].pk, Listener(), unsaved=q) for q in (first, second)]
-    wait_saved(second[0].pk)
+    first = stored(game=game, text="Which tyres can a player choose?", user=bob)
+    second = stored(game=game, text="What happens in the rain?", user=bob)
+    finished = [start_answering(q.pk, Listener()) for q in (first, second)]
+    wait_saved(second.pk)
 
     client.force_login(bob)
-    assert client.get(f"/api/ask/{second[0].pk}").status_code == 202  # waiting, not failed
-    Question.objects.filter(pk=second[0].pk).update(created_at=timezone.now() - timedelta(seconds=900))
+    assert client.get(f"/api/ask/{second.pk}").status_code == 202  # waiting, not failed
+    Question.objects.filter(pk=second.pk).update(created_at=timezone.now() - timedelta(seconds=900))
     assert recovery.fail_stale_questions() == 0  # this process vouches for its queued question
 
     watched["gate"].set()
     for future in finished:
         future.result(timeout=120)
-    assert client.get(f"/api/ask/{second[0].pk}").json()["status"] == "done"
+    assert client.get(f"/api/ask/{second.pk}").json()["status"] == "done"
     assert watched["most"] == 1
