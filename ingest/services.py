@@ -190,6 +190,8 @@ def relaunch(job: IngestJob) -> None:
         raise CannotRelaunch(not_relaunchable_message(job))
     if job.stored_pdf() is None:
         raise CannotRelaunch(_("Le PDF de cette ingestion n'est plus enregistré : téléversez à nouveau le livret pour le relire."))
+    if superseded(job):
+        raise CannotRelaunch(_("Une ingestion plus récente de ce livret a abouti : la relancer remettrait l'ancien PDF."))
     if retry(job) or (job.status == IngestJob.Status.QUEUED and requeue(job)):
         return
     job.refresh_from_db(fields=["status"])
@@ -197,6 +199,13 @@ def relaunch(job: IngestJob) -> None:
 
 
 RELAUNCHABLE = (IngestJob.Status.ERROR, IngestJob.Status.CANCELLED, IngestJob.Status.QUEUED)
+
+
+def superseded(job: IngestJob) -> bool:
+    """A later upload of the same booklet has been read to the end: re-reading this job's
+    older file would swap the booklet back to it."""
+    later = IngestJob.objects.filter(game_id=job.game_id, extension_id=job.extension_id, created_at__gt=job.created_at)
+    return later.filter(status=IngestJob.Status.DONE).exists()
 
 
 def not_relaunchable_message(job: IngestJob) -> str:

@@ -153,6 +153,27 @@ def test_a_rerun_stopped_before_its_swap_keeps_the_rows_an_earlier_attempt_swapp
     assert booklet_as_served(client, game) == before
 
 
+def test_an_older_replacement_cannot_be_relaunched_over_a_newer_one(heat, tmp_path, settings):
+    game, client, _before = heat
+    settings.PDF_MAX_STREAM_MB = 32
+    older = upload(game, rulebook_pdf(tmp_path / "v2.pdf", ENGLISH_RULES))
+    hostile_pdfs.zip_bomb_pdf(tmp_path / "bomb.pdf", inflated_mb=200)
+    (settings.MEDIA_ROOT / older.pdf_path).write_bytes((tmp_path / "bomb.pdf").read_bytes())
+    run_job(str(older.pk))  # fails: the booklet keeps v1
+    newer = upload(game, rulebook_pdf(tmp_path / "v3.pdf", ENGLISH_RULES, per_page=1))
+    run_job(str(newer.pk))
+    served = booklet_as_served(client, game)
+    assert served["pdf"] == (tmp_path / "v3.pdf").read_bytes()
+
+    older.refresh_from_db()
+    with pytest.raises(services.CannotRelaunch, match="plus récente"):
+        services.relaunch(older)
+
+    older.refresh_from_db()
+    assert older.status == IngestJob.Status.ERROR
+    assert booklet_as_served(client, game) == served
+
+
 def test_the_admin_links_a_booklets_pdf_where_it_is_served(client, alice, tmp_path):
     job = ingest_inline(rulebook_pdf(tmp_path / "v1.pdf", LOREM_RULES), new_game_name="Heat")
     client.force_login(alice)
