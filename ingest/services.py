@@ -20,7 +20,7 @@ from pdfminer.psparser import PSException
 from games.catalogue import unique_slug
 from games.models import BOOKLET_KINDS, Extension, Game
 
-from . import language_choice
+from . import booklet_swap, language_choice
 from .models import IngestJob
 from .stages.save_pdf import media_relative, store_pdf
 
@@ -202,8 +202,11 @@ RELAUNCHABLE = (IngestJob.Status.ERROR, IngestJob.Status.CANCELLED, IngestJob.St
 
 
 def superseded(job: IngestJob) -> bool:
-    """A later upload of the same booklet has been read to the end: re-reading this job's
-    older file would swap the booklet back to it."""
+    """The job reads another file than the booklet serves, and a later upload of the booklet
+    has been read to the end: re-reading this older file would swap the booklet back to it.
+    (A job of the file the booklet serves may always be read again.)"""
+    if not booklet_swap.is_replacement(job, job.booklet):
+        return False
     later = IngestJob.objects.filter(game_id=job.game_id, extension_id=job.extension_id, created_at__gt=job.created_at)
     return later.filter(status=IngestJob.Status.DONE).exists()
 
