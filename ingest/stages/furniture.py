@@ -20,6 +20,14 @@ MAX_CHARS = 120  # a running line is short
 MIN_PAGES = 3
 MIN_SHARE = 0.3
 _DIGITS_RE = re.compile(r"\d+")
+# « 3. Setup », « 4.2 Drift »: a numbered section opening its page repeats « #. … » from page
+# to page, digits aside, but it is a heading, never furniture (a footer's page number has no
+# dot: « 12 Les Aéronautes », « — 7 — »).
+_NUMBERED_HEADING_RE = re.compile(r"^\d+(?:\.\d+)*\.\s|^\d+(?:\.\d+)+\s")
+
+
+def _may_run(text: str) -> bool:
+    return len(text) <= MAX_CHARS and not _NUMBERED_HEADING_RE.match(text.strip())
 
 
 def _key(text: str, band: str) -> str:
@@ -42,7 +50,7 @@ def drop_running_lines(pages: list[Page]) -> int:
     for page in pages:
         for paragraph in page.paragraphs:
             band = _band(paragraph.top, paragraph.bottom)
-            if band and len(paragraph.text) <= MAX_CHARS:
+            if band and _may_run(paragraph.text):
                 seen[_key(paragraph.text, band)].add(page.number)
     needed = max(MIN_PAGES, MIN_SHARE * sum(1 for page in pages if page.paragraphs))
     running = {key for key, numbers in seen.items() if len(numbers) >= needed}
@@ -51,7 +59,7 @@ def drop_running_lines(pages: list[Page]) -> int:
         kept = []
         for paragraph in page.paragraphs:
             band = _band(paragraph.top, paragraph.bottom)
-            if band and len(paragraph.text) <= MAX_CHARS and _key(paragraph.text, band) in running:
+            if band and _may_run(paragraph.text) and _key(paragraph.text, band) in running:
                 page.furniture.append(paragraph.text)
                 removed += 1
             else:

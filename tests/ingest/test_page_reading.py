@@ -105,6 +105,18 @@ def test_titles_that_differ_from_page_to_page_are_not_furniture():
     assert [p.paragraphs[0].text for p in pages] == titles
 
 
+def test_numbered_sections_opening_each_page_are_headings_not_furniture():
+    """« 1. Rule one », « 2. Rule two »…: the same line digits aside, at the top of every page,
+    but each is its page's section heading (a page footer's number has no dot)."""
+    pages = [Page(number=n, paragraphs=[Paragraph(text=f"{n}. Règle numéro {n}", top=0.02, bottom=0.05, page=n),
+                                        Paragraph(text="Corps du texte.", top=0.3, bottom=0.5, page=n),
+                                        Paragraph(text=f"{n} Les Aéronautes", top=0.95, bottom=0.98, page=n)])
+             for n in range(1, 6)]
+
+    assert drop_running_lines(pages) == 5  # the footers only
+    assert [p.paragraphs[0].text for p in pages] == [f"{n}. Règle numéro {n}" for n in range(1, 6)]
+
+
 def test_rule_numbers_set_in_a_column_of_their_own_join_their_rule(tmp_path):
     pdf = _pdf()
     pdf.add_page()
