@@ -199,7 +199,8 @@ class Pipeline:
     def chunk(self, pages: list[read.Page]) -> list[chunk.ChunkDraft]:
         with self.reporter.act_scope("chunk", len(pages)):
             self.stats["page_numbers_dropped"] = read.drop_page_numbers(pages)
-            self.stats["running_lines_dropped"] = furniture.drop_running_lines(pages)
+            if settings.INGEST_DROP_RUNNING_LINES:  # off by default: docs/ingestion.md
+                self.stats["running_lines_dropped"] = furniture.drop_running_lines(pages)
             self.stats["headings"] = hierarchy.mark_headings(pages)
             numbered = rules.is_rules_document(pages)
             drafts = rules.chunk_rules(pages) if numbered else chunk.chunk_pages(pages)

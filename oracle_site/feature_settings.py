@@ -50,6 +50,9 @@ ASK_MIN_SCORE = env_float("ASK_MIN_SCORE", 0.80)  # below: the extractive answer
 # « Les livrets ne le disent pas » when no passage holds this share of the question's key terms
 # (rag.abstain): 0 is off, the default; 0.25 is the dev split's calibration (docs/asking.md).
 ASK_ABSTAIN_BELOW = env_float("ASK_ABSTAIN_BELOW", 0.0)
+# Running headers and footers out of the passage text (ingest/stages/furniture.py): off by
+# default — on, the demo's chunks changed and its storm ruling lost its first place.
+INGEST_DROP_RUNNING_LINES = env_bool("INGEST_DROP_RUNNING_LINES", False)
 ASK_QUOTA_FALLBACK_EXTRACTIVE = env_bool("ASK_QUOTA_FALLBACK_EXTRACTIVE", True)
 RAG_FUSION_V2_ENABLED = env_bool("RAG_FUSION_V2_ENABLED", True)  # false: plain RRF (rag/fusion.py)
 RERANK_API_KEY = env_str("RERANK_API_KEY")
