@@ -28,7 +28,7 @@ NO_POLL_S = "600"
 def timed_events(base_url: str, headers: dict, job_id: str) -> tuple[float, list[dict]]:
     """(when the stream answered, [{id, event, data, at}]) until `done` or `error`."""
     events, current = [], {}
-    with httpx.stream("GET", f"{base_url}/api/ingest/{job_id}/events", headers=headers, timeout=httpx.Timeout(120, connect=10)) as response:
+    with httpx.stream("GET", f"{base_url}/api/ingest/{job_id}/events", headers=headers, timeout=httpx.Timeout(300, connect=10)) as response:  # a busy CI core may leave a stage silent for minutes
         assert response.status_code == 200
         connected = time.time()
         for line in response.iter_lines():
