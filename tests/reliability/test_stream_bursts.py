@@ -40,6 +40,22 @@ def descriptors(pid: int) -> tuple[int, int]:
     return len(targets), sum(1 for t in targets if database and t.startswith(database))
 
 
+def bursts_leave_nothing_open(daphne, one_stream) -> None:
+    """BURSTS bursts of STREAMS `one_stream()` calls (each: (status, ended with `done`)); once
+    closed, daphne holds no more descriptors than after the first burst, and no more SQLite ones."""
+    try:
+        with ThreadPoolExecutor(STREAMS) as pool:
+            assert all(r == (200, True) for r in pool.map(lambda _: one_stream(), range(STREAMS)))
+            settled = wait_for(lambda: descriptors(daphne.pid), 10, what="daphne's descriptors")
+            for _burst in range(BURSTS - 1):
+                assert all(r == (200, True) for r in pool.map(lambda _: one_stream(), range(STREAMS)))
+        after = wait_for(lambda: (lambda d: d if d[1] <= settled[1] and d[0] <= settled[0] + 2 else None)(descriptors(daphne.pid)),
+                         15, what=f"descriptors back to the first burst's {settled}")
+        print(f"\nafter the first burst: {settled} (all, SQLite); after {BURSTS * STREAMS} streams: {after}")
+    finally:
+        daphne.stop()
+
+
 def test_200_closed_event_streams_leave_no_connection_or_descriptor_open(settings, tmp_path, alice):
     job = IngestJobFactory(game=GameFactory(name="Heat"), status=IngestJob.Status.DONE)
     for n in range(5):
@@ -49,22 +65,12 @@ def test_200_closed_event_streams_leave_no_connection_or_descriptor_open(setting
     daphne, base = start_daphne(server_env(settings, tmp_path / "var"), tmp_path / "daphne.log")
     url = f"{base}/api/ingest/{job.pk}/events"
 
-    def stream(_):
+    def stream():
         with httpx.stream("GET", url, headers={"Authorization": f"Bearer {key}"}, timeout=60) as response:
             body = "".join(response.iter_text())
         return response.status_code, "event: done" in body
 
-    try:
-        with ThreadPoolExecutor(STREAMS) as pool:
-            assert all(r == (200, True) for r in pool.map(stream, range(STREAMS)))
-            settled = wait_for(lambda: descriptors(daphne.pid), 10, what="daphne's descriptors")
-            for _burst in range(BURSTS - 1):
-                assert all(r == (200, True) for r in pool.map(stream, range(STREAMS)))
-        after = wait_for(lambda: (lambda d: d if d[1] <= settled[1] and d[0] <= settled[0] + 2 else None)(descriptors(daphne.pid)),
-                         15, what=f"descriptors back to the first burst's {settled}")
-        print(f"\nafter the first burst: {settled} (all, SQLite); after {BURSTS * STREAMS} streams: {after}")
-    finally:
-        daphne.stop()
+    bursts_leave_nothing_open(daphne, stream)
 
 
 def test_200_answered_ask_streams_leave_no_connection_or_descriptor_open(settings, tmp_path, alice):
@@ -78,20 +84,10 @@ def test_200_answered_ask_streams_leave_no_connection_or_descriptor_open(setting
     daphne, base = start_daphne(env, tmp_path / "daphne.log")
     body = {"gameId": str(game.pk), "question": "Peut-on jouer une carte Boost dans un virage ?"}
 
-    def ask(_):
+    def ask():
         with httpx.stream("POST", f"{base}/api/ask/stream", json=body, headers={"Authorization": f"Bearer {key}"},
                           timeout=120) as response:  # fmt: skip
             text = "".join(response.iter_text())
         return response.status_code, "event: done" in text
 
-    try:
-        with ThreadPoolExecutor(STREAMS) as pool:
-            assert all(r == (200, True) for r in pool.map(ask, range(STREAMS)))
-            settled = wait_for(lambda: descriptors(daphne.pid), 10, what="daphne's descriptors")
-            for _burst in range(BURSTS - 1):
-                assert all(r == (200, True) for r in pool.map(ask, range(STREAMS)))
-        after = wait_for(lambda: (lambda d: d if d[1] <= settled[1] and d[0] <= settled[0] + 2 else None)(descriptors(daphne.pid)),
-                         15, what=f"descriptors back to the first burst's {settled}")
-        print(f"\nafter the first burst: {settled} (all, SQLite); after {BURSTS * STREAMS} answers: {after}")
-    finally:
-        daphne.stop()
+    bursts_leave_nothing_open(daphne, ask)
