@@ -23,7 +23,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from runtime import live_events
+from runtime import broadcast
 
 from .models import PREVIOUS_EVENT_KEY, IngestEvent, IngestJob
 
@@ -197,7 +197,7 @@ class Relay:
                 break
         return out
 
-    async def live(self, event: live_events.LiveEvent) -> list[str]:
+    async def live(self, event: broadcast.LiveEvent) -> list[str]:
         if event.id is None or int(event.id) <= self.last_id:
             return []  # already sent by the replay (subscribed first, then read)
         data = dict(event.data)
@@ -236,7 +236,7 @@ async def event_stream(
     relay = relay or Relay(job_id, last_event_id, on_done)
     poll_s = None if crosses_processes() else fallback_poll_s
     yield "retry: 2000\n\n"
-    async with live_events.subscribe(live_events.ingest_group(job_id)) as live:
+    async with broadcast.subscribe(broadcast.ingest_group(job_id)) as live:
         for chunk in await relay.stored():
             yield chunk
         last_sent = last_read = time.monotonic()

@@ -14,7 +14,7 @@ from questions.ask_flow.intake import create_question
 from questions.ask_flow.stop import StopSignal, forget_stop
 from questions.conversations import start_conversation
 from questions.models import Conversation, Question
-from runtime import live_events
+from runtime import broadcast
 from tests.factories import ExtensionFactory, GameFactory, UserFactory
 
 
@@ -237,11 +237,11 @@ def test_the_event_relay_renders_each_event_as_a_partial(bob):
         return "".join(out)
 
     def publish():
-        group = live_events.answer_group(question.pk)
-        live_events.publish(group, "phase", {"label": "L'Oracle plonge <dans> les livrets…"})
-        live_events.publish(group, "token", {"text": "Sept <b>cartes</b>"})
+        group = broadcast.answer_group(question.pk)
+        broadcast.publish(group, "phase", {"label": "L'Oracle plonge <dans> les livrets…"})
+        broadcast.publish(group, "token", {"text": "Sept <b>cartes</b>"})
         answered(Question.objects.get(pk=question.pk), "Sept cartes [Heat, p.2].")
-        live_events.publish(group, "done", {"fullAnswer": "Sept cartes"})
+        broadcast.publish(group, "done", {"fullAnswer": "Sept cartes"})
 
     stream = asyncio.run(collect())
 
