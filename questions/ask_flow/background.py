@@ -42,7 +42,7 @@ def publishing(question_id, emit: Emit | None = None) -> Emit:
     one, it also publishes a `snapshot` ({text, phase, context}: the answer so far, its last
     phase and the payload of its last `context` event, with the id of the last event it
     covers): a relay in another web process, which has no `streamed_so_far`, catches up from
-    it (questions/chat_events.py)."""
+    it (questions/chat_stream.py)."""
     group = broadcast.answer_group(question_id)
     answering = answers.answering_of(question_id)
     snapshot_at = [time.monotonic()]

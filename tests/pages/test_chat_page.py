@@ -226,7 +226,7 @@ def test_the_polling_fallback_asks_again_then_gives_up_or_shows_the_answer(clien
 def test_the_event_relay_renders_each_event_as_a_partial(bob):
     game = GameFactory(name="Heat")
     question = create_question(game=game, text="Q ?", user=bob)
-    from questions.chat_events import relay
+    from questions.chat_stream import relay
 
     async def collect():
         out = []
@@ -255,7 +255,7 @@ def test_the_event_relay_renders_each_event_as_a_partial(bob):
 def test_the_event_relay_sends_a_stored_answer_at_once(bob):
     game = GameFactory()
     question = answered(create_question(game=game, text="Q ?", user=bob))
-    from questions.chat_events import relay
+    from questions.chat_stream import relay
 
     async def collect():
         return [chunk async for chunk in relay(question.pk, heartbeat_s=5)]
@@ -311,7 +311,7 @@ def test_the_empty_chat_suggests_questions_from_the_games_own_headings(client, b
 def test_a_late_listener_gets_the_text_streamed_before_it_came_then_the_rest_once(bob):
     """A reload while the answer streams: the relay starts with what was already written."""
     from questions.ask_flow.background import publishing
-    from questions.chat_events import relay
+    from questions.chat_stream import relay
 
     game = GameFactory(name="Heat")
     question = create_question(game=game, text="Q ?", user=bob)

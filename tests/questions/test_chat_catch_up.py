@@ -1,12 +1,12 @@
 """What the chat's relay sends a listener that arrives mid-answer in another web process than
-the one writing it (questions.chat_events.Follower): nothing until the answer's next
+the one writing it (questions.chat_stream.Follower): nothing until the answer's next
 `snapshot`, then the phase, the passages and the text so far and the events after it, each
 word once."""
 
 from django.utils.html import escape
 
 from questions.ask_flow.background import publishing, streamed_so_far
-from questions.chat_events import Follower, context_html, sse, token_html
+from questions.chat_stream import Follower, context_html, sse, token_html
 from runtime import broadcast
 from runtime.broadcast import LiveEvent
 
