@@ -12,7 +12,7 @@ from django.views import defaults
 
 from games.wording import booklet_title, french_de, of_name
 from ingest.models import IngestJob
-from questions.ask_flow import events
+from questions.ask_flow import payloads
 from tests.factories import ExtensionFactory, GameFactory, IngestJobFactory
 
 pytestmark = pytest.mark.django_db
@@ -137,9 +137,9 @@ def test_every_page_links_the_favicon_and_a_skip_link(client):
 
 def test_the_oracle_phases_are_in_the_readers_language():
     with translation.override("en"):
-        assert events.phase("write")["label"] == "The Oracle writes its answer"
+        assert payloads.phase("write")["label"] == "The Oracle writes its answer"
     with translation.override("fr"):
-        assert events.phase("write")["label"] == "L'Oracle rédige sa réponse"
+        assert payloads.phase("write")["label"] == "L'Oracle rédige sa réponse"
 
 
 def test_ingest_acts_are_named_in_the_readers_language(client, alice):
