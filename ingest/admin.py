@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import services
-from .events import ACTS
+from .progress import ACTS
 from .forms import BookletUploadForm
 from .models import IngestEvent, IngestJob
 

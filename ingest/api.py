@@ -25,7 +25,7 @@ from runtime.ratelimit import upload_throttles
 
 from . import language_choice, services
 from .cancellation import request_cancel
-from .events import event_stream
+from .progress import event_stream
 from .models import IngestJob
 from .scheduling import NotScheduled, cancel_scheduled, schedule_ingest, validate_start_at
 from .schemas import CancelledOut, CancelOut, IngestAccepted, IngestIn, JobOut

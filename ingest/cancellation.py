@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from .events import Text, message_data
+from .progress import Text, message_data
 from .models import IngestJob
 
 CHECK_INTERVAL_S = 0.5  # a cache read per half second of work at most

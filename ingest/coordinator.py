@@ -26,7 +26,7 @@ from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
 from . import booklet_swap, cancellation, language_choice
-from .events import ACTS, Listener, Reporter, Text, message_data
+from .progress import ACTS, Listener, Reporter, Text, message_data
 from .job_schedule import pause_for_quota
 from .models import IngestJob
 from .pdf_guard import HostilePdf, check_pdf, limits_from_settings

@@ -87,7 +87,7 @@ class IngestJob(models.Model):
         committed: SSE relays send it live, and replay the stored rows by id."""
         row = IngestEvent.objects.create(job=self, event=event, data=data or {})
         # The job's event before this one travels along: a relay that did not send it knows
-        # one was lost on the way and reads the stored ones (ingest.events.Relay).
+        # one was lost on the way and reads the stored ones (ingest.progress.Relay).
         previous = self.events.filter(pk__lt=row.pk).order_by("-pk").values_list("pk", flat=True).first() or 0
         live = {**row.data, PREVIOUS_EVENT_KEY: previous}
         group = broadcast.ingest_group(self.pk)

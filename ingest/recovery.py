@@ -80,7 +80,7 @@ def requeue_orphaned_jobs(now=None) -> dict[str, int]:
 
 def _recover(job) -> str:
     from . import services
-    from .events import Text, message_data
+    from .progress import Text, message_data
     from .models import IngestJob
 
     if job.attempts >= settings.INGEST_MAX_ATTEMPTS:

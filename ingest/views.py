@@ -14,7 +14,7 @@ from games.models import Extension, Game
 
 from . import language_choice
 from .estimates import act_rates
-from .events import ACTS
+from .progress import ACTS
 from .models import IngestJob
 from .scheduling import MAX_SCHEDULE_AHEAD
 

@@ -12,11 +12,11 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import channel_layers
 from django.db import transaction
 
-from ingest.events import Relay, event_stream
+from ingest.progress import Relay, event_stream
 from ingest.models import IngestEvent, IngestJob
 from runtime import broadcast
 from tests.factories import IngestJobFactory
-from tests.ingest.test_events import parse
+from tests.ingest.test_progress import parse
 
 NEVER = 3600.0  # a fallback or heartbeat that would make the test hang if the relay relied on it
 

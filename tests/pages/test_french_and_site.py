@@ -152,7 +152,7 @@ def test_ingest_acts_are_named_in_the_readers_language(client, alice):
 
 def test_ingest_warnings_and_failures_carry_every_language():
     from ingest.coordinator import IngestFailure, fail
-    from ingest.events import Reporter, Text
+    from ingest.progress import Reporter, Text
 
     from django.utils.translation import gettext_noop
 
@@ -216,7 +216,7 @@ def test_a_refused_form_and_a_bad_request_are_styled_pages(client, bob):
 
 
 def test_a_hostile_pdf_is_explained_in_every_language(tmp_path):
-    from ingest.events import Text
+    from ingest.progress import Text
     from ingest.pdf_guard import HostilePdf, PdfLimits, check_pdf
 
     from django.utils.translation import gettext_noop
