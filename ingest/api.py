@@ -17,7 +17,7 @@ from ninja.files import UploadedFile
 from ninja.pagination import paginate
 from ninja.responses import Status
 
-from games.catalogue import find_booklet
+from games.services import find_booklet
 from games.models import Game
 from runtime.api_access import STAFF
 from runtime.api_errors import ErrorOut, MappedPage, Pagination, invalid_field

@@ -17,7 +17,7 @@ from pdfminer.pdfpage import PDFPage
 from pdfminer.pdfparser import PDFParser, PDFSyntaxError
 from pdfminer.psparser import PSException
 
-from games.catalogue import unique_slug
+from games.services import unique_slug
 from games.models import BOOKLET_KINDS, Extension, Game
 
 from . import booklet_swap, language_choice

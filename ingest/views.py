@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.catalogue import booklet_status
+from games.services import booklet_status
 from games.models import Extension, Game
 
 from . import language_choice

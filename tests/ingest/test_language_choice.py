@@ -6,7 +6,7 @@ import html
 import pytest
 from django.urls import reverse
 
-from games.catalogue import booklet_status
+from games.services import booklet_status
 from games.indexing import sync_if_changed
 from games.models import Chunk, Game
 from ingest import language_choice
