@@ -17,7 +17,7 @@ from runtime.api_errors import READ_ERRORS, STAFF_ERRORS, ErrorOut
 
 from . import services
 from .models import Booklet, Game
-from .page_images import pdf_of
+from .page_sources import pdf_of
 from .schemas import BookletOut, BookletPatch
 
 router = Router(tags=["booklets"])
