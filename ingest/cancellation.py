@@ -49,7 +49,7 @@ def request_cancel(job: IngestJob) -> str:
     rows a scheduled upload created instead (ingest.scheduling)."""
     from django_q.models import Schedule
 
-    from .job_schedule import schedule_name
+    from .quota_pause import schedule_name
 
     waiting = (IngestJob.Status.QUEUED, IngestJob.Status.SCHEDULED)
     with transaction.atomic():

@@ -2,7 +2,7 @@
 any failure turned into a job state with a message a person can act on.
 
 Only the job's own rows and files are touched: a broken PDF fails its job, nothing else.
-A quota error from an LLM stage pauses the job (ingest.job_schedule), it never fails it.
+A quota error from an LLM stage pauses the job (ingest.quota_pause), it never fails it.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from rag.sparse import SparseVector
 
 from . import booklet_swap, cancellation, language_choice
 from .progress import ACTS, Listener, Reporter, Text, message_data
-from .job_schedule import pause_for_quota
+from .quota_pause import pause_for_quota
 from .models import IngestJob
 from .pdf_guard import HostilePdf, check_pdf, limits_from_settings
 from .recovery import job_heartbeat

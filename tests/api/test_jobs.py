@@ -3,7 +3,7 @@
 import pytest
 from django_q.models import Schedule
 
-from ingest.job_schedule import schedule_name
+from ingest.quota_pause import schedule_name
 from ingest.models import IngestJob
 from ingest.scheduling import schedule_ingest
 from tests.factories import GameFactory, IngestJobFactory

@@ -15,7 +15,7 @@ import pytest
 from django.utils import timezone
 
 from ingest import services
-from ingest.job_schedule import pending_schedule
+from ingest.quota_pause import pending_schedule
 from ingest.models import IngestJob
 from ingest.scheduling import schedule_ingest
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
