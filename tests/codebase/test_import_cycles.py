@@ -1,6 +1,7 @@
 """No import cycle inside a package: each app's import graph (grimp, the graph import-linter
 checks; imports inside functions count) has no strongly connected set of modules. A cycle
-hidden behind a lazy import (as ingest/services.py ↔ ingest/stuck_jobs.py was) fails here
+hidden behind a lazy import (as the one between ingest's services and its former stuck-jobs
+module was) fails here
 with the modules that form it."""
 
 from pathlib import Path
