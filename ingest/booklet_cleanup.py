@@ -14,8 +14,8 @@ from django_q.models import Schedule
 
 from games.services import BookletBusy, busy_message
 
-from .quota_pause import schedule_name
 from .models import IngestJob
+from .quota_pause import schedule_name
 from .scheduling import STAGE_CACHE_VERSIONS, VECTOR_CACHE_VERSIONS
 from .stages.cache import booklet_cache_files
 

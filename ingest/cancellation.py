@@ -19,8 +19,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from .progress import Text, message_data
 from .models import IngestJob
+from .progress import Text, message_data
 
 CHECK_INTERVAL_S = 0.5  # a cache read per half second of work at most
 FLAG_TTL_S = 24 * 3600

@@ -26,10 +26,10 @@ from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
 from . import booklet_swap, cancellation, language_choice
-from .progress import ACTS, Listener, Reporter, Text, message_data
-from .quota_pause import pause_for_quota
 from .models import IngestJob
 from .pdf_guard import HostilePdf, check_pdf, limits_from_settings
+from .progress import ACTS, Listener, Reporter, Text, message_data
+from .quota_pause import pause_for_quota
 from .recovery import job_heartbeat
 from .stages import chunk, conflicts, context, embed, furniture, hierarchy, index, ocr, read, read_child, rules
 from .stages.cache import JsonCache

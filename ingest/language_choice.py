@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.services import set_booklet_language
 from games.models import Booklet, Extension, Game
+from games.services import set_booklet_language
 from rag import language
 
 DETECT = ""  # « Détecter »: the booklet's text says

@@ -11,8 +11,8 @@ from django_q.models import Schedule
 from games import services as game_services
 from games.models import Game
 from ingest import services
-from ingest.quota_pause import schedule_name
 from ingest.models import IngestJob
+from ingest.quota_pause import schedule_name
 from ingest.scheduling import schedule_ingest
 from tests.factories import ExtensionFactory, GameFactory, IngestJobFactory
 

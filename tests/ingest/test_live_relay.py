@@ -12,8 +12,8 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import channel_layers
 from django.db import transaction
 
-from ingest.progress import Relay, event_stream
 from ingest.models import IngestEvent, IngestJob
+from ingest.progress import Relay, event_stream
 from runtime import broadcast
 from tests.factories import IngestJobFactory
 from tests.ingest.test_progress import parse

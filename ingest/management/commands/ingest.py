@@ -7,8 +7,8 @@ from django.core.management.base import BaseCommand, CommandError
 from games.models import BOOKLET_KINDS
 from ingest import language_choice, services
 from ingest.coordinator import run_job
-from ingest.progress import ACTS
 from ingest.models import IngestJob
+from ingest.progress import ACTS
 from ingest.stages.index import sync_now
 from runtime import broadcast
 
