@@ -18,7 +18,6 @@ EXCEPTIONS = {
     "rag/retrieve.py::retrieve": 48,  # idem
     "rag/extractive.py::extractive_answer": 41,
     "ingest/stages/tables.py::_table": 74,
-    "ingest/progress.py::event_stream": 50,  # the SSE relay's loop
 }
 
 
