@@ -28,7 +28,7 @@ def ensure_rows(spec: dict) -> Game:
 
 def import_catalog(game: Game, spec: dict, log=print) -> None:
     """The game's card file, rows only (no embedding): the game's terms are learnt from it."""
-    from games.card_catalog import import_cards
+    from games.card_import import import_cards
     from games.models import Card
 
     if spec.get("cards_path") and not Card.objects.filter(game=game).exists():

@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rag.language import ENGLISH, FRENCH, normalise
 
-from . import catalogue
+from . import services
 from .models import Card, Chunk, Decklist, Extension, Game, GameTerm, IndexState
 
 
@@ -66,9 +66,9 @@ class GameAdmin(admin.ModelAdmin):
         if not change:
             return
         if "language" in form.changed_data:
-            catalogue.set_booklet_language(game.base_booklet, game.language)
+            services.set_booklet_language(game.base_booklet, game.language)
         if {"name", "booklet_name"} & set(form.changed_data):  # every chunk carries the game's name, the base its booklet's
-            catalogue.rename_game(game, game.name)
+            services.rename_game(game, game.name)
 
     def save_formset(self, request, form, formset, change):
         """A booklet's language or name changed here is changed as the API and the job page do."""
@@ -79,11 +79,11 @@ class GameAdmin(admin.ModelAdmin):
                 sync_extension(extension, fields)
 
     def delete_model(self, request, game):
-        """Everything the game left behind goes too (games.catalogue), as with the API."""
-        delete_through_catalogue(self, request, [game], catalogue.delete_game)
+        """Everything the game left behind goes too (games.services), as with the API."""
+        delete_through_services(self, request, [game], services.delete_game)
 
     def delete_queryset(self, request, queryset):
-        delete_through_catalogue(self, request, list(queryset), catalogue.delete_game)
+        delete_through_services(self, request, list(queryset), services.delete_game)
 
 
 @admin.register(Extension)
@@ -101,26 +101,26 @@ class ExtensionAdmin(admin.ModelAdmin):
             sync_extension(extension, form.changed_data)
 
     def delete_model(self, request, extension):
-        delete_through_catalogue(self, request, [extension.booklet], catalogue.delete_booklet)
+        delete_through_services(self, request, [extension.booklet], services.delete_booklet)
 
     def delete_queryset(self, request, queryset):
-        delete_through_catalogue(self, request, [e.booklet for e in queryset.select_related("game")], catalogue.delete_booklet)
+        delete_through_services(self, request, [e.booklet for e in queryset.select_related("game")], services.delete_booklet)
 
 
 def sync_extension(extension: Extension, changed_fields) -> None:
     """What its chunks carry to answers follows the admin's edit: the language (re-indexed)
     and the name answers cite."""
     if "language" in changed_fields:
-        catalogue.set_booklet_language(extension.booklet, extension.language)
+        services.set_booklet_language(extension.booklet, extension.language)
     if "name" in changed_fields:
-        catalogue.rename_booklet(extension.booklet, extension.name)
+        services.rename_booklet(extension.booklet, extension.name)
 
 
-def delete_through_catalogue(model_admin, request, rows, delete) -> None:
+def delete_through_services(model_admin, request, rows, delete) -> None:
     for row in rows:
         try:
             delete(row)
-        except catalogue.BookletBusy as exc:
+        except services.BookletBusy as exc:
             model_admin.message_user(request, str(exc), messages.ERROR)
 
 

@@ -19,7 +19,7 @@ from ninja.security import SessionAuth
 from runtime.api_access import STAFF
 from runtime.api_errors import READ_ERRORS, STAFF_ERRORS, ErrorOut, MappedPage, Pagination
 
-from . import catalogue
+from . import services
 from .api_booklets import booklets_out
 from .card_lookup import find_card, search_cards
 from .models import Game
@@ -67,7 +67,7 @@ def list_games(request, q: str = Query("", max_length=200), ordering: GAME_ORDER
 @router.post("", response={201: GameDetailOut, **STAFF_ERRORS}, auth=STAFF, url_name="oracle-game-create")
 def create_game(request, payload: GameIn):
     """Staff: a new game without rules yet (upload its booklets with `POST /api/games/ingest`)."""
-    game = catalogue.create_game(
+    game = services.create_game(
         name=payload.name.strip(), language=payload.language, bgg_id=payload.bgg_id, description=payload.description
     )
     return Status(201, game_detail_out(game))
@@ -82,7 +82,7 @@ def get_game(request, game_id: UUID):
 @router.patch("/{game_id}", response={200: GameDetailOut, **STAFF_ERRORS}, auth=STAFF, url_name="oracle-game-update")
 def rename_game(request, game_id: UUID, payload: GamePatch):
     """Staff: rename the game (its chunks carry the new name to answers)."""
-    game = catalogue.rename_game(get_object_or_404(Game, pk=game_id), payload.name.strip())
+    game = services.rename_game(get_object_or_404(Game, pk=game_id), payload.name.strip())
     return game_detail_out(game)
 
 
@@ -91,8 +91,8 @@ def delete_game(request, game_id: UUID):
     """Staff: delete the game with its booklets, chunks, cards, vectors, PDFs, page images and
     ingestion jobs. 409 while one of its ingestions runs (cancel it first)."""
     try:
-        catalogue.delete_game(get_object_or_404(Game, pk=game_id))
-    except catalogue.BookletBusy as exc:
+        services.delete_game(get_object_or_404(Game, pk=game_id))
+    except services.BookletBusy as exc:
         raise HttpError(409, str(exc)) from None
     return Status(204, None)
 

@@ -15,9 +15,9 @@ from rag.page_render import ensure_page_image
 from runtime.api_access import STAFF
 from runtime.api_errors import READ_ERRORS, STAFF_ERRORS, ErrorOut
 
-from . import catalogue
+from . import services
 from .models import Booklet, Game
-from .page_images import pdf_of
+from .page_sources import pdf_of
 from .schemas import BookletOut, BookletPatch
 
 router = Router(tags=["booklets"])
@@ -42,12 +42,12 @@ def job_summary(job) -> dict | None:
 def booklets_out(game: Game, booklets: list[Booklet]) -> list[dict]:
     """The booklets of one game as the API shows them, in the same few queries however many
     there are: their chunk counts and their last jobs are read for the whole game at once."""
-    statuses = catalogue.booklet_statuses(game)
-    jobs = catalogue.last_jobs(game)
-    return [booklet_out(b, statuses.get(b.extension_id, catalogue.NO_CHUNKS), jobs.get(b.extension_id)) for b in booklets]
+    statuses = services.booklet_statuses(game)
+    jobs = services.last_jobs(game)
+    return [booklet_out(b, statuses.get(b.extension_id, services.NO_CHUNKS), jobs.get(b.extension_id)) for b in booklets]
 
 
-def booklet_out(booklet: Booklet, status: catalogue.BookletStatus, last_job) -> dict:
+def booklet_out(booklet: Booklet, status: services.BookletStatus, last_job) -> dict:
     owner = booklet.owner
     return {
         "id": owner.pk,
@@ -71,7 +71,7 @@ def one_booklet_out(booklet: Booklet) -> dict:
 
 
 def get_booklet(booklet_id: UUID) -> Booklet:
-    booklet = catalogue.find_booklet(booklet_id)
+    booklet = services.find_booklet(booklet_id)
     if booklet is None:
         raise Http404
     return booklet
@@ -90,9 +90,9 @@ def update_booklet(request, booklet_id: UUID, payload: BookletPatch):
     French ↔ English terms learnt again) or its name (cited in answers)."""
     booklet = get_booklet(booklet_id)
     if payload.name is not None and payload.name != booklet.name:
-        booklet = catalogue.rename_booklet(booklet, payload.name.strip())
+        booklet = services.rename_booklet(booklet, payload.name.strip())
     if payload.language is not None and payload.language != booklet.language:
-        booklet = catalogue.set_booklet_language(booklet, payload.language)
+        booklet = services.set_booklet_language(booklet, payload.language)
     return one_booklet_out(booklet)
 
 
@@ -102,8 +102,8 @@ def delete_booklet(request, booklet_id: UUID):
     images and ingestion caches. A base booklet leaves its game without rules. 409 while
     one of its ingestions runs (cancel it first)."""
     try:
-        catalogue.delete_booklet(get_booklet(booklet_id))
-    except catalogue.BookletBusy as exc:
+        services.delete_booklet(get_booklet(booklet_id))
+    except services.BookletBusy as exc:
         raise HttpError(409, str(exc)) from None
     return Status(204, None)
 

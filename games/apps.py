@@ -11,7 +11,7 @@ class GamesConfig(AppConfig):
         from runtime import rag_config
 
         from .bgg_sync import fetch_metadata_when_bgg_id_set
-        from .page_images import pdf_for_images_dir
+        from .page_sources import pdf_for_images_dir
 
         post_save.connect(fetch_metadata_when_bgg_id_set, sender="games.Game", dispatch_uid="bgg-metadata-on-save")
         rag_config.connect(page_source=pdf_for_images_dir)  # rag's process-wide switches (fusion, lazy page images) from settings

@@ -6,9 +6,9 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from . import services
-from .events import ACTS
 from .forms import BookletUploadForm
 from .models import IngestEvent, IngestJob
+from .progress import ACTS
 
 
 class IngestEventInline(admin.TabularInline):

@@ -17,16 +17,16 @@ from ninja.files import UploadedFile
 from ninja.pagination import paginate
 from ninja.responses import Status
 
-from games.catalogue import find_booklet
 from games.models import Game
+from games.services import find_booklet
 from runtime.api_access import STAFF
 from runtime.api_errors import ErrorOut, MappedPage, Pagination, invalid_field
 from runtime.ratelimit import upload_throttles
 
 from . import language_choice, services
 from .cancellation import request_cancel
-from .events import event_stream
 from .models import IngestJob
+from .progress import event_stream
 from .scheduling import NotScheduled, cancel_scheduled, schedule_ingest, validate_start_at
 from .schemas import CancelledOut, CancelOut, IngestAccepted, IngestIn, JobOut
 

@@ -1,5 +1,5 @@
 """What the ingest app keeps for a booklet, handed over when the booklet is deleted
-(`games.catalogue`): a booklet whose ingestion is running is refused (`booklets_busy`: cancel
+(`games.services`): a booklet whose ingestion is running is refused (`booklets_busy`: cancel
 the job first, its worker stops within seconds); otherwise its jobs go with it — waiting ones
 lose their schedule, and none is left that « Relancer » could only fail, its PDF gone — and
 its uploaded PDFs and stage caches (OCR, hierarchy, contexts, conflicts, vectors) are removed."""
@@ -12,10 +12,10 @@ from django.conf import settings
 from django.db.models import Q
 from django_q.models import Schedule
 
-from games.catalogue import BookletBusy, busy_message
+from games.services import BookletBusy, busy_message
 
-from .job_schedule import schedule_name
 from .models import IngestJob
+from .quota_pause import schedule_name
 from .scheduling import STAGE_CACHE_VERSIONS, VECTOR_CACHE_VERSIONS
 from .stages.cache import booklet_cache_files
 
@@ -53,7 +53,7 @@ def on_booklet_deleting(sender, booklet, **kwargs) -> list[Path]:
 
 
 def connect(app_config) -> None:
-    from games.catalogue import booklet_deleting, booklets_busy
+    from games.services import booklet_deleting, booklets_busy
 
     booklets_busy.connect(running_ingestions, dispatch_uid="ingest-running-ingestions")
     booklet_deleting.connect(on_booklet_deleting, dispatch_uid="ingest-booklet-cleanup")

@@ -30,7 +30,7 @@ def is_replacement(job, booklet: Booklet) -> bool:
 
 def staging_images_dir(job) -> Path:
     """Where a replacement's OCR renders its page images: not a booklet's folder, so nothing
-    serves them (games.page_images maps PAGE_IMAGES_DIR/<slug> only)."""
+    serves them (games.page_sources maps PAGE_IMAGES_DIR/<slug> only)."""
     return Path(settings.PAGE_IMAGES_DIR) / f".replacement-{job.pk}"
 
 

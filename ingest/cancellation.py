@@ -19,8 +19,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
-from .events import Text, message_data
 from .models import IngestJob
+from .progress import Text, message_data
 
 CHECK_INTERVAL_S = 0.5  # a cache read per half second of work at most
 FLAG_TTL_S = 24 * 3600
@@ -49,7 +49,7 @@ def request_cancel(job: IngestJob) -> str:
     rows a scheduled upload created instead (ingest.scheduling)."""
     from django_q.models import Schedule
 
-    from .job_schedule import schedule_name
+    from .quota_pause import schedule_name
 
     waiting = (IngestJob.Status.QUEUED, IngestJob.Status.SCHEDULED)
     with transaction.atomic():

@@ -2,7 +2,7 @@
 any failure turned into a job state with a message a person can act on.
 
 Only the job's own rows and files are touched: a broken PDF fails its job, nothing else.
-A quota error from an LLM stage pauses the job (ingest.job_schedule), it never fails it.
+A quota error from an LLM stage pauses the job (ingest.quota_pause), it never fails it.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from rag.llm.base import ClaudeQuotaError
 from rag.sparse import SparseVector
 
 from . import booklet_swap, cancellation, language_choice
-from .events import ACTS, Listener, Reporter, Text, message_data
-from .job_schedule import pause_for_quota
 from .models import IngestJob
 from .pdf_guard import HostilePdf, check_pdf, limits_from_settings
+from .progress import ACTS, Listener, Reporter, Text, message_data
+from .quota_pause import pause_for_quota
 from .recovery import job_heartbeat
 from .stages import chunk, conflicts, context, embed, furniture, hierarchy, index, ocr, read, read_child, rules
 from .stages.cache import JsonCache

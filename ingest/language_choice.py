@@ -9,7 +9,7 @@ Every entry point (the wizard and `POST /api/games/ingest`, the admin's upload f
 - the admin chose one and the text says otherwise: a `warning`, and the job page offers
   « Corriger la langue » (`correct_language`), which sets the detected language and updates
   what depends on it (the chunks' payload and index, the game's translated terms) through
-  `games.catalogue.set_booklet_language`, the one path the API's PATCH takes too.
+  `games.services.set_booklet_language`, the one path the API's PATCH takes too.
 
 Why it matters: a question in the other language searches a booklet with translated words
 only if the booklet's language is right (docs/asking.md, « Across languages »).
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.catalogue import set_booklet_language
 from games.models import Booklet, Extension, Game
+from games.services import set_booklet_language
 from rag import language
 
 DETECT = ""  # « Détecter »: the booklet's text says
@@ -101,7 +101,7 @@ def detected_language(job) -> str | None:
 
 def correct_language(job) -> str:
     """« Corriger la langue »: give the job's booklet the detected language, and update what
-    depends on it as the API's PATCH does (`games.catalogue.set_booklet_language`: the chunks'
+    depends on it as the API's PATCH does (`games.services.set_booklet_language`: the chunks'
     payload, re-synced to the index now when this process owns it, and the game's terms learnt
     from translated booklets). Returns the language set."""
     detected = detected_language(job)

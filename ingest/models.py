@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import BOOKLET_KIND_CHOICES
-from runtime import live_events
+from runtime import broadcast
 
 PREVIOUS_EVENT_KEY = "_previous_id"  # in a live event's data only; never stored nor streamed
 
@@ -87,11 +87,11 @@ class IngestJob(models.Model):
         committed: SSE relays send it live, and replay the stored rows by id."""
         row = IngestEvent.objects.create(job=self, event=event, data=data or {})
         # The job's event before this one travels along: a relay that did not send it knows
-        # one was lost on the way and reads the stored ones (ingest.events.Relay).
+        # one was lost on the way and reads the stored ones (ingest.progress.Relay).
         previous = self.events.filter(pk__lt=row.pk).order_by("-pk").values_list("pk", flat=True).first() or 0
         live = {**row.data, PREVIOUS_EVENT_KEY: previous}
-        group = live_events.ingest_group(self.pk)
-        transaction.on_commit(lambda: live_events.publish(group, row.event, live, event_id=row.pk))
+        group = broadcast.ingest_group(self.pk)
+        transaction.on_commit(lambda: broadcast.publish(group, row.event, live, event_id=row.pk))
         return row
 
     def transition(self, to: str, *, allowed_from=None, **fields) -> bool:

@@ -52,7 +52,7 @@ def gettext_noop(message: str) -> str:
 
 class Problem(str):
     """A problem in French, with its message id and parameters so that the worker can say it
-    in every language of the site (ingest.events.Text)."""
+    in every language of the site (ingest.progress.Text)."""
 
     msgid: str
     params: dict

@@ -5,7 +5,7 @@ A `running` job without a fresh heartbeat lost its worker: `requeue_orphaned_job
 back in the queue, where it resumes from its caches (OCR, hierarchy, context, conflicts are
 cached per booklet by the stages). A job whose worker died INGEST_MAX_ATTEMPTS times (a PDF
 that kills the worker) fails instead. A `queued` job a dead cluster had claimed is released
-(`ingest/stuck_jobs.py`).
+(`release_stuck_jobs`, below).
 
 `sweep` runs at the start of each web process and then every RECOVERY_SWEEP_INTERVAL_S, and
 when a django-q2 cluster worker starts (registered in `ingest/apps.py`).
@@ -16,7 +16,8 @@ from __future__ import annotations
 import logging
 import threading
 from contextlib import contextmanager
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
@@ -24,7 +25,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from .models import IngestJob
+from .progress import Text, message_data
+from .queue import RUN_INGEST_TASK, enqueue
+
 log = logging.getLogger(__name__)
+GRACE = timedelta(seconds=30)  # an enqueue and its job row are written a moment apart
 
 
 def heartbeat_key(job_id) -> str:
@@ -65,8 +71,6 @@ def job_heartbeat(job_id):
 
 def requeue_orphaned_jobs(now=None) -> dict[str, int]:
     """Requeue `running` jobs whose worker stopped beating; fail those that keep dying."""
-    from .models import IngestJob
-
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.INGEST_STALE_AFTER_S)
     result = {"requeued": 0, "failed": 0}
@@ -79,10 +83,6 @@ def requeue_orphaned_jobs(now=None) -> dict[str, int]:
 
 
 def _recover(job) -> str:
-    from . import services
-    from .events import Text, message_data
-    from .models import IngestJob
-
     if job.attempts >= settings.INGEST_MAX_ATTEMPTS:
         message = Text(gettext_noop(
             "Le traitement de ce livret s'est arrêté brutalement %(n)d fois (PDF trop lourd ou piégé ?). "
@@ -96,21 +96,118 @@ def _recover(job) -> str:
     if job.transition(IngestJob.Status.QUEUED, allowed_from=(IngestJob.Status.RUNNING,)):
         log.warning("ingest %s lost its worker during %s: queued again", job.pk, job.current_act)
         job.emit("warning", message_data(Text(gettext_noop("Le traitement a été interrompu ; il reprend là où il s'était arrêté."))))
-        services.enqueue(job)
+        enqueue(job)
     return "requeued"
 
 
 def sweep() -> dict[str, int]:
-    """Requeue or fail the jobs of dead workers; never raises (it runs at start-up and in a
-    background thread)."""
+    """Requeue or fail the jobs of dead workers, release the queued jobs of dead clusters;
+    never raises (it runs at start-up and in a background thread)."""
     try:
-        return {**requeue_orphaned_jobs(), **_stuck_queued_jobs()}
+        return {**requeue_orphaned_jobs(), **release_stuck_jobs()}
     except Exception:
         log.exception("ingest recovery sweep failed")
         return {}
 
 
-def _stuck_queued_jobs() -> dict[str, int]:
-    from .stuck_jobs import release_stuck_jobs  # queued jobs a dead cluster had claimed
+# Queued jobs whose django-q2 task was claimed by a cluster that is gone.
+#
+# With the ORM broker a cluster claims a task by moving its `OrmQ.lock` to now + `retry`
+# (3 h 10 min here) before its worker starts it; a cluster killed in between leaves the job
+# `queued` and the task invisible until the claim expires. A claim made before every live
+# cluster was born belongs to a dead one: it is released (lock = now) so the next poll takes
+# it. A queued job with no task at all is enqueued again. Starting twice is harmless: the job
+# moves queued → running once (`IngestJob.transition`), a second start is a no-op.
+#
+# The recovery sweep (web processes every RECOVERY_SWEEP_INTERVAL_S, each cluster worker at
+# start) calls `release_stuck_jobs`; health lists them; the admin's « Relancer » uses `requeue`.
+# With Redis as broker only the no-task case is seen (a pulled Redis task is not kept).
 
-    return release_stuck_jobs()
+
+@dataclass
+class StuckJob:
+    job: IngestJob
+    task: object | None  # the OrmQ row, None when the job has no task
+
+
+def _tasks_by_job() -> dict[str, object]:
+    """The ORM broker's rows of ingest tasks, by job id (few rows: queue_limit)."""
+    if settings.REDIS_URL:
+        return {}
+    from django_q.models import OrmQ
+
+    found = {}
+    for row in OrmQ.objects.all():
+        task = row.task if isinstance(row.task, dict) else {}
+        if task.get("func") == RUN_INGEST_TASK and task.get("args"):
+            found[str(task["args"][0])] = row
+    return found
+
+
+def _oldest_live_cluster_birth() -> datetime | None:
+    """The birth of the oldest live cluster (a claim made before it is surely a dead
+    cluster's); None when no cluster reports."""
+    from django_q.status import Stat
+
+    births = [stat.tob for stat in Stat.get_all() if getattr(stat, "tob", None)]
+    return min(births) if births else None
+
+
+def _claimed_at(row) -> datetime | None:
+    """When a cluster claimed the task (None if unclaimed: the lock is in the past)."""
+    now = timezone.now()
+    if row.lock is None or row.lock <= now:
+        return None
+    return row.lock - timedelta(seconds=settings.Q_CLUSTER["retry"])
+
+
+def find_stuck_jobs(now: datetime | None = None) -> list[StuckJob]:
+    now = now or timezone.now()
+    queued = IngestJob.objects.filter(status=IngestJob.Status.QUEUED, updated_at__lt=now - GRACE)
+    if not queued.exists():
+        return []
+    tasks = _tasks_by_job()
+    born = _oldest_live_cluster_birth()
+    stuck = []
+    for job in queued.select_related("game", "extension"):
+        row = tasks.get(str(job.pk))
+        if row is None:
+            if not settings.REDIS_URL:  # a Redis list cannot be searched cheaply: unknown, not stuck
+                stuck.append(StuckJob(job, None))
+            continue
+        claimed = _claimed_at(row)
+        if claimed is not None and (born is None or claimed < born):
+            stuck.append(StuckJob(job, row))
+    return stuck
+
+
+def _release(entry: StuckJob) -> bool:
+    from django_q.models import OrmQ
+
+    if entry.task is None:
+        enqueue(entry.job)
+        return True
+    # Only if still the same claim: a live cluster may have taken it meanwhile.
+    return bool(OrmQ.objects.filter(pk=entry.task.pk, lock=entry.task.lock).update(lock=timezone.now()))
+
+
+def release_stuck_jobs() -> dict[str, int]:
+    """Release the claims of dead clusters and enqueue task-less queued jobs; never raises."""
+    try:
+        released = 0
+        for entry in find_stuck_jobs():
+            if _release(entry):
+                released += 1
+                log.warning("ingest %s was stuck in the queue (its cluster is gone): released", entry.job.pk)
+        return {"stuck_released": released}
+    except Exception:
+        log.exception("releasing stuck ingest jobs failed")
+        return {}
+
+
+def requeue(job: IngestJob) -> bool:
+    """The admin's « Relancer » on a queued job: release it if it is stuck."""
+    for entry in find_stuck_jobs(now=timezone.now() + GRACE):
+        if entry.job.pk == job.pk:
+            return _release(entry)
+    return False

@@ -22,8 +22,8 @@ from django.utils.translation import gettext as _
 from django_q.models import Schedule
 
 from . import coordinator
-from .job_schedule import RUN_TASK, arm, schedule_name
 from .models import IngestJob
+from .quota_pause import RUN_TASK, arm, schedule_name
 from .stages import conflicts, context, embed_cache, hierarchy, ocr
 from .stages.cache import booklet_cache_files
 

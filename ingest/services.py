@@ -17,11 +17,13 @@ from pdfminer.pdfpage import PDFPage
 from pdfminer.pdfparser import PDFParser, PDFSyntaxError
 from pdfminer.psparser import PSException
 
-from games.catalogue import unique_slug
 from games.models import BOOKLET_KINDS, Extension, Game
+from games.services import unique_slug
 
 from . import booklet_swap, language_choice
 from .models import IngestJob
+from .queue import enqueue
+from .recovery import requeue
 from .stages.save_pdf import media_relative, store_pdf
 
 log = logging.getLogger(__name__)
@@ -156,12 +158,6 @@ def _serves_a_pdf(owner) -> bool:
     return bool(owner.pdf.name) and (Path(settings.MEDIA_ROOT) / owner.pdf.name).is_file()
 
 
-def enqueue(job: IngestJob) -> None:
-    from django_q.tasks import async_task
-
-    async_task("ingest.tasks.run_ingest_job", str(job.pk), task_name=f"ingest-{job.pk}", group="ingest")
-
-
 def retry(job: IngestJob) -> bool:
     """Queue a failed (or cancelled) job again; its stored PDF and caches are reused."""
     moved = job.transition(
@@ -182,10 +178,8 @@ class CannotRelaunch(Exception):
 
 def relaunch(job: IngestJob) -> None:
     """« Relancer »: a failed or cancelled job is queued again; a queued job whose cluster died
-    with its task is released (ingest.stuck_jobs). Raises CannotRelaunch for any other job,
+    with its task is released (ingest.recovery). Raises CannotRelaunch for any other job,
     and for one whose PDF is no longer stored: it could only fail again."""
-    from .stuck_jobs import requeue
-
     if job.status not in RELAUNCHABLE:
         raise CannotRelaunch(not_relaunchable_message(job))
     if job.stored_pdf() is None:

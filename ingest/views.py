@@ -9,13 +9,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games.catalogue import booklet_status
 from games.models import Extension, Game
+from games.services import booklet_status
 
 from . import language_choice
 from .estimates import act_rates
-from .events import ACTS
 from .models import IngestJob
+from .progress import ACTS
 from .scheduling import MAX_SCHEDULE_AHEAD
 
 

@@ -76,7 +76,7 @@ def check_job_queue() -> Check:
 
 
 def _stuck_jobs() -> int:
-    from ingest.stuck_jobs import find_stuck_jobs
+    from ingest.recovery import find_stuck_jobs
 
     return len(find_stuck_jobs())
 

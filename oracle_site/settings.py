@@ -197,7 +197,7 @@ else:
 # --- Channels: in-memory by default, channels-redis with REDIS_URL -------------------------
 
 # A group message to a listener whose channel is full is dropped: room for a whole streamed
-# answer (its token events) waiting on a slow client (runtime/live_events.py).
+# answer (its token events) waiting on a slow client (runtime/broadcast.py).
 CHANNEL_CAPACITY = env_int("CHANNEL_CAPACITY", 2000)
 if REDIS_URL:
     CHANNEL_LAYERS = {

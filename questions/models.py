@@ -63,7 +63,7 @@ class Question(models.Model):
     # The player stopped the generation: `answer` holds the partial text streamed until then.
     stopped = models.BooleanField(_("arrêtée par le joueur"), default=False)
     # Feedback on the answer (👍 +1, 👎 -1) and, for 👎, where the right passage is according to
-    # the staff who reviewed it (exported as an evaluation case: eval/feedback export).
+    # the staff who reviewed it (exported as an evaluation case: `manage.py export_feedback`).
     rating = models.SmallIntegerField(_("avis"), choices=Rating.choices, null=True, blank=True)
     feedback_comment = models.TextField(_("commentaire"), blank=True)
     feedback_at = models.DateTimeField(_("avis donné le"), null=True, blank=True)

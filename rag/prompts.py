@@ -1,5 +1,5 @@
 """Every text the asking flow sends to a model: system prompts, labels (the phases a player
-reads are translated in questions/ask_flow/events.py).
+reads are translated in questions/ask_flow/payloads.py).
 
 French first: the players read the phases and the extractive answers, and the rulebooks'
 citations keep their own language.

@@ -55,7 +55,8 @@ def vector_store() -> VectorStore:
 
 
 def reset_vector_store() -> None:
-    """Close and forget the store (tests, and `reindex` after the folder was deleted)."""
+    """Close and forget the store (the tests, between two tests' folders; `manage.py reindex`
+    does not: it rebuilds the collections in the store it opens)."""
     global _store
     with _store_lock:
         if _store is not None:

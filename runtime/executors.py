@@ -1,5 +1,5 @@
 """Every thread pool of a process, by name: the one place that decides what runs beside what
-(docs/architecture.md, « Concurrency »). Sizes come from settings.
+(docs/architecture.md, « Layers »). Sizes come from settings (docs/configuration.md).
 
 - `ask_setup()` (ASK_SETUP_THREADS): the short database reads of an ask request before its
   `meta` event — the token check, the game lookup, the rate limits. Never queued behind

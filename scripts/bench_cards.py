@@ -88,7 +88,7 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
-    from games.card_catalog import import_cards
+    from games.card_import import import_cards
     from games.card_indexing import embed_pending_cards
     from games.indexing import sync_card_collections
     from games.models import Game
@@ -130,7 +130,7 @@ def main() -> None:
     index_s = time.perf_counter() - started
     print(f"index: {reports[0]['written']} points in {index_s:.1f}s, peak {peak_mb():.0f} MB")
 
-    from games.card_catalog import search_cards
+    from games.card_lookup import search_cards
 
     for query in ("Storm Llan", "llanowar elvs 1", "drakon de l"):
         search_cards(game, query)  # the first call builds the per-process name cache

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from games.card_catalog import import_cards
+from games.card_import import import_cards
 from games.card_indexing import embed_pending_cards, embed_pending_decklists
 from games.decklists import import_decklist
 from games.indexing import sync_card_collections

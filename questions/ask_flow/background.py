@@ -12,7 +12,7 @@ from concurrent.futures import Future
 from django.utils import translation
 from django.utils.translation import gettext
 
-from runtime import executors, live_events
+from runtime import broadcast, executors
 
 from . import answering as answers
 from .answering import SoFar
@@ -35,15 +35,15 @@ def streamed_so_far(question_id) -> SoFar:
 
 def publishing(question_id, emit: Emit | None = None) -> Emit:
     """An emitter that records every event of the answer in its `Answering` and publishes it to
-    its live group (`live_events.answer_group`: the chat's event relays listen there; ids 1,
+    its live group (`broadcast.answer_group`: the chat's event relays listen there; ids 1,
     2, … in order), then hands it to `emit` (the JSON API's own stream), if any. Never raises.
 
     After each `phase` event, and after a `token` once SNAPSHOT_EVERY_S passed since the last
     one, it also publishes a `snapshot` ({text, phase, context}: the answer so far, its last
     phase and the payload of its last `context` event, with the id of the last event it
     covers): a relay in another web process, which has no `streamed_so_far`, catches up from
-    it (questions/chat_events.py)."""
-    group = live_events.answer_group(question_id)
+    it (questions/chat_stream.py)."""
+    group = broadcast.answer_group(question_id)
     answering = answers.answering_of(question_id)
     snapshot_at = [time.monotonic()]
     lock = threading.Lock()  # the ids and the publishing order stay together
@@ -51,12 +51,12 @@ def publishing(question_id, emit: Emit | None = None) -> Emit:
     def publish_and_emit(name: str, data: dict) -> None:
         with lock:
             event_id = answering.record(name, data)
-            live_events.publish(group, name, data, event_id=event_id)
+            broadcast.publish(group, name, data, event_id=event_id)
             now = time.monotonic()
             if name == "phase" or (name == "token" and now - snapshot_at[0] >= SNAPSHOT_EVERY_S):
                 snapshot_at[0] = now
                 so_far = answering.so_far()
-                live_events.publish(group, SNAPSHOT, {"text": so_far.text, "phase": so_far.phase,
+                broadcast.publish(group, SNAPSHOT, {"text": so_far.text, "phase": so_far.phase,
                                                       "context": so_far.context}, event_id=event_id)  # fmt: skip
         if name in answers.FINAL_EVENTS:
             answers.forget_unvouched(question_id)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 
 from ..models import Question
 from . import answering as answers
-from . import events
+from . import payloads
 from .answering import Answering
 from .context import AskContext, Emit
 from .steps.answer_deck import answer_with_deck
@@ -47,12 +47,12 @@ def answer_question(question_id, emit: Emit, answering: Answering | None = None)
 
 def run(ctx: AskContext) -> None:
     step = ctx.timer.done
-    ctx.emit("phase", events.phase("weigh"))
+    ctx.emit("phase", payloads.phase("weigh"))
     resolve(ctx)
     start_understanding(ctx)
     step("resolve")
 
-    ctx.emit("phase", events.phase("dive"))
+    ctx.emit("phase", payloads.phase("dive"))
     sync_index(ctx)
     step("index_sync")
     await_hyde(ctx)
@@ -62,9 +62,9 @@ def run(ctx: AskContext) -> None:
     await_intent(ctx)
     step("classify")
     route_by_intent(ctx)
-    ctx.emit("context", events.context(ctx))
+    ctx.emit("context", payloads.context(ctx))
 
-    ctx.emit("phase", events.phase("write"))
+    ctx.emit("phase", payloads.phase("write"))
     if ctx.wants_deck:
         answer_with_deck(ctx)
     else:
@@ -73,4 +73,4 @@ def run(ctx: AskContext) -> None:
 
     persist(ctx)
     ctx.emit("diagnostics", ctx.diagnostics)
-    ctx.emit("done", events.done(ctx))
+    ctx.emit("done", payloads.done(ctx))

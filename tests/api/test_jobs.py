@@ -3,8 +3,8 @@
 import pytest
 from django_q.models import Schedule
 
-from ingest.job_schedule import schedule_name
 from ingest.models import IngestJob
+from ingest.quota_pause import schedule_name
 from ingest.scheduling import schedule_ingest
 from tests.factories import GameFactory, IngestJobFactory
 

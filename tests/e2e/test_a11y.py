@@ -177,7 +177,7 @@ def test_an_english_job_page_shows_the_acts_warnings_and_error_in_english(browse
     from django.utils.translation import gettext_noop
 
     from ingest.coordinator import IngestFailure, fail
-    from ingest.events import Reporter, Text
+    from ingest.progress import Reporter, Text
     from ingest.models import IngestJob
     from tests.factories import GameFactory, IngestJobFactory
 

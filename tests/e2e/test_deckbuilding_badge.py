@@ -4,8 +4,8 @@ offline builder)."""
 
 import pytest
 
+from games.card_import import import_cards
 from games.card_indexing import embed_pending_cards
-from games.card_catalog import import_cards
 from games.models import Game
 from questions.models import Question
 from tests.card_fixtures import DOMINARIA, card_embedder  # noqa: F401

@@ -3,7 +3,7 @@
 import pytest
 from django.test import Client
 
-from games.card_catalog import import_cards
+from games.card_import import import_cards
 from tests.card_fixtures import DOMINARIA
 from tests.factories import GameFactory
 

@@ -1,4 +1,4 @@
-"""Deleting a game or a booklet in the admin goes through games.catalogue, as the API does:
+"""Deleting a game or a booklet in the admin goes through games.services, as the API does:
 its PDF and vectors go with its rows."""
 
 from pathlib import Path

@@ -1,5 +1,5 @@
 """A booklet's language changed in the admin reaches its chunks (what the index carries) as it
-does through the API and the job page's « Corriger la langue » (games.catalogue)."""
+does through the API and the job page's « Corriger la langue » (games.services)."""
 
 import pytest
 

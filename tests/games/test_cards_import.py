@@ -1,6 +1,6 @@
 from django.core.management import call_command
 
-from games.card_catalog import import_cards
+from games.card_import import import_cards
 from games.models import Card
 from tests.card_fixtures import DOMINARIA, SCRYFALL_SAMPLE
 from tests.factories import GameFactory

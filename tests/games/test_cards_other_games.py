@@ -1,4 +1,4 @@
-from games.card_catalog import import_cards
+from games.card_import import import_cards
 from games.models import Card
 from tests.card_fixtures import DATA
 from tests.factories import GameFactory
@@ -29,7 +29,7 @@ def test_riftbound_csv_gives_domains_and_types(db):
 def test_a_file_of_another_shape_is_refused_with_a_readable_error(db, tmp_path):
     import pytest
 
-    from games.card_catalog import CardFileError
+    from games.card_import import CardFileError
 
     game = GameFactory(name="Riftbound", slug="riftbound", card_game="riftbound")
     path = tmp_path / "cards.json"

@@ -2,7 +2,7 @@ import json
 
 from django.core.management import call_command
 
-from games.card_catalog import import_cards
+from games.card_import import import_cards
 from games.card_indexing import card_collection, meta_collection
 from games.decklists import import_decklist
 from games.models import Card

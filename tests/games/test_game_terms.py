@@ -6,7 +6,7 @@ copied from MTGJSON's Dominaria set file (shared/eval-corpus/mtg/mtgjson-v4_DOM_
 
 import json
 
-from games.card_catalog import import_cards
+from games.card_import import import_cards
 from games.models import GameTerm
 from games.terms import game_terms, learn_booklet_terms, learn_card_terms
 from rag.terms import expand_question

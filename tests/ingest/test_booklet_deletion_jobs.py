@@ -8,11 +8,11 @@ import pytest
 from django.utils import timezone
 from django_q.models import Schedule
 
-from games import catalogue
+from games import services as game_services
 from games.models import Game
 from ingest import services
-from ingest.job_schedule import schedule_name
 from ingest.models import IngestJob
+from ingest.quota_pause import schedule_name
 from ingest.scheduling import schedule_ingest
 from tests.factories import ExtensionFactory, GameFactory, IngestJobFactory
 
@@ -26,7 +26,7 @@ def test_a_deleted_base_booklet_takes_its_jobs_and_leaves_its_expansions(tmp_pat
     waiting = schedule_ingest(IngestJobFactory(game=heat, status=IngestJob.Status.QUEUED), timezone.now() + timedelta(hours=1))
     kept = IngestJobFactory(game=heat, extension=rain, booklet_kind="extension", status=IngestJob.Status.DONE)
 
-    catalogue.delete_booklet(heat.base_booklet)
+    game_services.delete_booklet(heat.base_booklet)
 
     assert list(IngestJob.objects.filter(game=heat)) == [kept]
     assert not Schedule.objects.filter(name=schedule_name(waiting)).exists()
@@ -38,8 +38,8 @@ def test_a_game_with_a_booklet_being_read_is_refused_before_anything_changes():
     waiting = schedule_ingest(IngestJobFactory(game=heat, status=IngestJob.Status.QUEUED), timezone.now() + timedelta(hours=1))
     running = IngestJobFactory(game=heat, extension=rain, booklet_kind="extension", status=IngestJob.Status.RUNNING)
 
-    with pytest.raises(catalogue.BookletBusy, match=str(running.pk)):
-        catalogue.delete_game(heat)
+    with pytest.raises(game_services.BookletBusy, match=str(running.pk)):
+        game_services.delete_game(heat)
 
     waiting.refresh_from_db()
     assert waiting.status == IngestJob.Status.SCHEDULED and Schedule.objects.filter(name=schedule_name(waiting)).exists()

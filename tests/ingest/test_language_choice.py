@@ -6,9 +6,9 @@ import html
 import pytest
 from django.urls import reverse
 
-from games.catalogue import booklet_status
 from games.indexing import sync_if_changed
 from games.models import Chunk, Game
+from games.services import booklet_status
 from ingest import language_choice
 from runtime import components
 from tests.factories import GameFactory

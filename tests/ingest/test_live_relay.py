@@ -12,11 +12,11 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import channel_layers
 from django.db import transaction
 
-from ingest.events import Relay, event_stream
 from ingest.models import IngestEvent, IngestJob
-from runtime import live_events
+from ingest.progress import Relay, event_stream
+from runtime import broadcast
 from tests.factories import IngestJobFactory
-from tests.ingest.test_events import parse
+from tests.ingest.test_progress import parse
 
 NEVER = 3600.0  # a fallback or heartbeat that would make the test hang if the relay relied on it
 
@@ -87,12 +87,12 @@ def test_stream_replays_stored_events_then_relays_live_ones_without_reading_agai
 def test_stream_starts_after_the_last_event_id_and_skips_events_it_already_sent():
     job = IngestJobFactory(status=IngestJob.Status.RUNNING)
     first, second = act(job, 1), act(job, 2)
-    group = live_events.ingest_group(job.pk)
+    group = broadcast.ingest_group(job.pk)
 
     def worker(job):
         # Published between the relay's subscription and its read: heard again, live.
-        live_events.publish(group, "act", second.data, event_id=second.pk)
-        live_events.publish(group, "act", first.data, event_id=first.pk)
+        broadcast.publish(group, "act", second.data, event_id=second.pk)
+        broadcast.publish(group, "act", first.data, event_id=first.pk)
         act(job, 3)
         finish(job)
 
@@ -157,7 +157,7 @@ def test_when_the_layer_fails_the_stream_goes_on_from_the_stored_events(monkeypa
     async def broken(self, timeout=None):
         raise ConnectionError("Redis est parti")
 
-    monkeypatch.setattr(live_events.Subscription, "receive", broken)
+    monkeypatch.setattr(broadcast.Subscription, "receive", broken)
 
     def worker(job):
         act(job, 1)

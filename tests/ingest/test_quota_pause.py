@@ -14,8 +14,8 @@ from django_q.scheduler import scheduler
 
 from games.models import Chunk
 from ingest import services
-from ingest.job_schedule import pending_schedule
 from ingest.models import IngestJob
+from ingest.quota_pause import pending_schedule
 from ingest.stages import hierarchy
 from rag.llm.base import ClaudeQuotaError, HealthReport
 from runtime import components

@@ -8,8 +8,8 @@ from django.utils import timezone
 from django_q.models import Schedule
 from django_q.signals import post_spawn
 
-from ingest.job_schedule import pending_schedule
 from ingest.models import IngestJob
+from ingest.quota_pause import pending_schedule
 from ingest.scheduling import (
     InvalidStartTime,
     restore_scheduled,

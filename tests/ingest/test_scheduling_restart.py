@@ -15,8 +15,8 @@ import pytest
 from django.utils import timezone
 
 from ingest import services
-from ingest.job_schedule import pending_schedule
 from ingest.models import IngestJob
+from ingest.quota_pause import pending_schedule
 from ingest.scheduling import schedule_ingest
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
 from tests.support.daphne import BASE_DIR, database_url

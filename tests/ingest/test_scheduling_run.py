@@ -10,8 +10,8 @@ from django_q.signals import post_spawn
 
 from games.models import Chunk
 from ingest import services
-from ingest.job_schedule import pending_schedule
 from ingest.models import IngestJob
+from ingest.quota_pause import pending_schedule
 from ingest.scheduling import run_scheduled_job, schedule_ingest
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
 

@@ -14,7 +14,7 @@ from questions.ask_flow.intake import create_question
 from questions.ask_flow.stop import StopSignal, forget_stop
 from questions.conversations import start_conversation
 from questions.models import Conversation, Question
-from runtime import live_events
+from runtime import broadcast
 from tests.factories import ExtensionFactory, GameFactory, UserFactory
 
 
@@ -226,7 +226,7 @@ def test_the_polling_fallback_asks_again_then_gives_up_or_shows_the_answer(clien
 def test_the_event_relay_renders_each_event_as_a_partial(bob):
     game = GameFactory(name="Heat")
     question = create_question(game=game, text="Q ?", user=bob)
-    from questions.chat_events import relay
+    from questions.chat_stream import relay
 
     async def collect():
         out = []
@@ -237,11 +237,11 @@ def test_the_event_relay_renders_each_event_as_a_partial(bob):
         return "".join(out)
 
     def publish():
-        group = live_events.answer_group(question.pk)
-        live_events.publish(group, "phase", {"label": "L'Oracle plonge <dans> les livrets…"})
-        live_events.publish(group, "token", {"text": "Sept <b>cartes</b>"})
+        group = broadcast.answer_group(question.pk)
+        broadcast.publish(group, "phase", {"label": "L'Oracle plonge <dans> les livrets…"})
+        broadcast.publish(group, "token", {"text": "Sept <b>cartes</b>"})
         answered(Question.objects.get(pk=question.pk), "Sept cartes [Heat, p.2].")
-        live_events.publish(group, "done", {"fullAnswer": "Sept cartes"})
+        broadcast.publish(group, "done", {"fullAnswer": "Sept cartes"})
 
     stream = asyncio.run(collect())
 
@@ -255,7 +255,7 @@ def test_the_event_relay_renders_each_event_as_a_partial(bob):
 def test_the_event_relay_sends_a_stored_answer_at_once(bob):
     game = GameFactory()
     question = answered(create_question(game=game, text="Q ?", user=bob))
-    from questions.chat_events import relay
+    from questions.chat_stream import relay
 
     async def collect():
         return [chunk async for chunk in relay(question.pk, heartbeat_s=5)]
@@ -311,7 +311,7 @@ def test_the_empty_chat_suggests_questions_from_the_games_own_headings(client, b
 def test_a_late_listener_gets_the_text_streamed_before_it_came_then_the_rest_once(bob):
     """A reload while the answer streams: the relay starts with what was already written."""
     from questions.ask_flow.background import publishing
-    from questions.chat_events import relay
+    from questions.chat_stream import relay
 
     game = GameFactory(name="Heat")
     question = create_question(game=game, text="Q ?", user=bob)

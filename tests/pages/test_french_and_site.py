@@ -12,7 +12,7 @@ from django.views import defaults
 
 from games.wording import booklet_title, french_de, of_name
 from ingest.models import IngestJob
-from questions.ask_flow import events
+from questions.ask_flow import payloads
 from tests.factories import ExtensionFactory, GameFactory, IngestJobFactory
 
 pytestmark = pytest.mark.django_db
@@ -137,9 +137,9 @@ def test_every_page_links_the_favicon_and_a_skip_link(client):
 
 def test_the_oracle_phases_are_in_the_readers_language():
     with translation.override("en"):
-        assert events.phase("write")["label"] == "The Oracle writes its answer"
+        assert payloads.phase("write")["label"] == "The Oracle writes its answer"
     with translation.override("fr"):
-        assert events.phase("write")["label"] == "L'Oracle rédige sa réponse"
+        assert payloads.phase("write")["label"] == "L'Oracle rédige sa réponse"
 
 
 def test_ingest_acts_are_named_in_the_readers_language(client, alice):
@@ -152,7 +152,7 @@ def test_ingest_acts_are_named_in_the_readers_language(client, alice):
 
 def test_ingest_warnings_and_failures_carry_every_language():
     from ingest.coordinator import IngestFailure, fail
-    from ingest.events import Reporter, Text
+    from ingest.progress import Reporter, Text
 
     from django.utils.translation import gettext_noop
 
@@ -216,7 +216,7 @@ def test_a_refused_form_and_a_bad_request_are_styled_pages(client, bob):
 
 
 def test_a_hostile_pdf_is_explained_in_every_language(tmp_path):
-    from ingest.events import Text
+    from ingest.progress import Text
     from ingest.pdf_guard import HostilePdf, PdfLimits, check_pdf
 
     from django.utils.translation import gettext_noop

@@ -1,14 +1,14 @@
 """What the chat's relay sends a listener that arrives mid-answer in another web process than
-the one writing it (questions.chat_events.Follower): nothing until the answer's next
+the one writing it (questions.chat_stream.Follower): nothing until the answer's next
 `snapshot`, then the phase, the passages and the text so far and the events after it, each
 word once."""
 
 from django.utils.html import escape
 
 from questions.ask_flow.background import publishing, streamed_so_far
-from questions.chat_events import Follower, context_html, sse, token_html
-from runtime import live_events
-from runtime.live_events import LiveEvent
+from questions.chat_stream import Follower, context_html, sse, token_html
+from runtime import broadcast
+from runtime.broadcast import LiveEvent
 
 WRITE = "L'Oracle rédige sa réponse"
 
@@ -68,7 +68,7 @@ def test_the_answering_process_records_the_passages_and_its_snapshots_carry_them
     def publish(group, name, data, event_id=None):
         published.append((name, data, event_id))
 
-    monkeypatch.setattr(live_events, "publish", publish)
+    monkeypatch.setattr(broadcast, "publish", publish)
     emit = publishing("q-passages")
     emit("phase", {"label": "L'Oracle plonge dans le grimoire"})
     emit("context", PASSAGES)

@@ -4,7 +4,7 @@ with no LLM and with a replayed LLM implementing rag.llm.base's protocol."""
 import json
 
 from games.card_indexing import card_collection, meta_collection
-from games.card_catalog import resolve_mentions
+from games.card_lookup import resolve_mentions
 from games.deck_requests import catalog_names
 from rag.cards import fold_name
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck

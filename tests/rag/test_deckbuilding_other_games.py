@@ -3,7 +3,7 @@
 import pytest
 
 from games.card_indexing import card_collection
-from games.card_catalog import resolve_mentions
+from games.card_lookup import resolve_mentions
 from games.models import Game
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck, default_spec
 from rag.deckbuilding.pool import eligible_pool

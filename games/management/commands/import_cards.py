@@ -5,7 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.card_catalog import CardFileError, import_cards
+from games.card_import import CardFileError, import_cards
 from games.card_indexing import embed_pending_cards
 from games.indexing import sync_card_collections
 from games.management.progress import ProgressBar

@@ -4,7 +4,7 @@ deployments that would rather not render a page on the first question that needs
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.page_images import booklet_by_slug, pdf_of
+from games.page_sources import booklet_by_slug, pdf_of
 from rag import page_render
 
 

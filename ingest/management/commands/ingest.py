@@ -7,10 +7,10 @@ from django.core.management.base import BaseCommand, CommandError
 from games.models import BOOKLET_KINDS
 from ingest import language_choice, services
 from ingest.coordinator import run_job
-from ingest.events import ACTS
 from ingest.models import IngestJob
+from ingest.progress import ACTS
 from ingest.stages.index import sync_now
-from runtime import live_events
+from runtime import broadcast
 
 BAR_WIDTH = 30
 
@@ -43,7 +43,7 @@ class Command(BaseCommand):
         except (services.InvalidPdf, services.UnknownGame, language_choice.UnknownLanguage, FileNotFoundError) as exc:
             raise CommandError(str(exc)) from exc
         job = run_job(str(job.pk), listener=self.show)
-        live_events.flush()  # a web process relaying this job through Redis gets the last events
+        broadcast.flush()  # a web process relaying this job through Redis gets the last events
         self.stdout.write("")
         if job.status != IngestJob.Status.DONE:
             raise CommandError(job.error or f"job {job.pk} is {job.status}")

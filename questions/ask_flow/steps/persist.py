@@ -4,13 +4,13 @@ so a poller or a reloaded page finds what the stream showed."""
 from __future__ import annotations
 
 from ...models import Question
-from .. import events
+from .. import payloads
 from ..context import AskContext
 from ..answering import forget_stop
 
 
 def persist(ctx: AskContext) -> None:
-    ctx.diagnostics = events.diagnostics(ctx)
+    ctx.diagnostics = payloads.diagnostics(ctx)
     ctx.question.mark_done(
         answer=ctx.answer, intent=ctx.intent, best_score=ctx.retrieval.best_score, diagnostics=ctx.diagnostics,
     )  # fmt: skip

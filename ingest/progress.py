@@ -14,6 +14,7 @@ import json
 import logging
 import time
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import AsyncIterator, Callable
 
 from asgiref.sync import sync_to_async
@@ -23,7 +24,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from runtime import live_events
+from runtime import broadcast
 
 from .models import PREVIOUS_EVENT_KEY, IngestEvent, IngestJob
 
@@ -197,7 +198,7 @@ class Relay:
                 break
         return out
 
-    async def live(self, event: live_events.LiveEvent) -> list[str]:
+    async def live(self, event: broadcast.LiveEvent) -> list[str]:
         if event.id is None or int(event.id) <= self.last_id:
             return []  # already sent by the replay (subscribed first, then read)
         data = dict(event.data)
@@ -214,6 +215,24 @@ class Relay:
             await sync_to_async(self.on_done)()
         self.ended = name in FINAL_EVENTS
         return _format(event_id, name, data)
+
+
+@dataclass
+class _Pacing:
+    """When the relay reads the stored events again and sends a heartbeat (`event_stream`)."""
+
+    heartbeat_s: float
+    poll_s: float | None  # None: nothing polls (channels-redis)
+    fallback_poll_s: float
+    last_sent: float = field(default_factory=time.monotonic)
+    last_read: float = field(default_factory=time.monotonic)
+    layer_failed: bool = False
+
+    def wait(self) -> float:
+        deadline = self.last_sent + self.heartbeat_s
+        if self.poll_s is not None:
+            deadline = min(deadline, self.last_read + self.poll_s)
+        return max(deadline - time.monotonic(), 0.01)
 
 
 async def event_stream(
@@ -234,35 +253,45 @@ async def event_stream(
     read every `fallback_poll_s` instead (the embedded default's limit, docs/ingestion.md);
     so they are too if the layer fails (Redis gone)."""
     relay = relay or Relay(job_id, last_event_id, on_done)
-    poll_s = None if crosses_processes() else fallback_poll_s
     yield "retry: 2000\n\n"
-    async with live_events.subscribe(live_events.ingest_group(job_id)) as live:
+    async with broadcast.subscribe(broadcast.ingest_group(job_id)) as live:
         for chunk in await relay.stored():
             yield chunk
-        last_sent = last_read = time.monotonic()
-        layer_failed = False
+        pacing = _Pacing(heartbeat_s, None if crosses_processes() else fallback_poll_s, fallback_poll_s)
         while not relay.ended:
-            deadline = last_sent + heartbeat_s if poll_s is None else min(last_sent + heartbeat_s, last_read + poll_s)
-            wait = max(deadline - time.monotonic(), 0.01)
-            event = None
-            if layer_failed:
-                await asyncio.sleep(wait)
-            else:
-                try:
-                    event = await live.receive(wait)
-                except Exception:  # noqa: BLE001 - the stored events are the truth
-                    log.warning("ingest %s: live events unavailable, reading stored ones", job_id, exc_info=True)
-                    layer_failed, poll_s = True, fallback_poll_s
-            now = time.monotonic()
-            if event is not None:
-                chunks = await relay.live(event)
-            elif now - last_sent >= heartbeat_s or (poll_s is not None and now - last_read >= poll_s):
-                chunks, last_read = await relay.stored(), now
-                if not chunks and not relay.ended and now - last_sent >= heartbeat_s:
-                    chunks = [": heartbeat\n\n"]
-            else:
-                continue
+            chunks = await _next_chunks(job_id, live, relay, pacing)
             for chunk in chunks:
                 yield chunk
             if chunks:
-                last_sent = time.monotonic()
+                pacing.last_sent = time.monotonic()
+
+
+async def _next_chunks(job_id, live, relay: Relay, pacing: _Pacing) -> list[str]:
+    """What to send now: a live event; or, when a poll or a heartbeat is due, the stored events
+    (a heartbeat comment if there are none); or nothing yet."""
+    event = await _receive(job_id, live, pacing)
+    if event is not None:
+        return await relay.live(event)
+    now = time.monotonic()
+    heartbeat_due = now - pacing.last_sent >= pacing.heartbeat_s
+    if not heartbeat_due and (pacing.poll_s is None or now - pacing.last_read < pacing.poll_s):
+        return []
+    chunks, pacing.last_read = await relay.stored(), now
+    if not chunks and not relay.ended and heartbeat_due:
+        chunks = [": heartbeat\n\n"]
+    return chunks
+
+
+async def _receive(job_id, live, pacing: _Pacing) -> broadcast.LiveEvent | None:
+    """The next live event within the pacing's wait; None after the wait or once the layer
+    failed (the stored events are read every `fallback_poll_s` from then on)."""
+    wait = pacing.wait()
+    if pacing.layer_failed:
+        await asyncio.sleep(wait)
+        return None
+    try:
+        return await live.receive(wait)
+    except Exception:  # noqa: BLE001 - the stored events are the truth
+        log.warning("ingest %s: live events unavailable, reading stored ones", job_id, exc_info=True)
+        pacing.layer_failed, pacing.poll_s = True, pacing.fallback_poll_s
+        return None

@@ -10,7 +10,7 @@ import uuid
 import pytest
 from channels.layers import channel_layers
 
-from runtime import live_events
+from runtime import broadcast
 
 REDIS_LAYERS = {
     "default": {
@@ -35,8 +35,8 @@ def layers(settings):
 def publish_from_thread(group, count):
     def run():
         for n in range(count):
-            live_events.publish(group, "token", {"n": n}, event_id=n)
-        live_events.publish(group, "done", {})
+            broadcast.publish(group, "token", {"n": n}, event_id=n)
+        broadcast.publish(group, "done", {})
 
     thread = threading.Thread(target=run)
     thread.start()
@@ -45,7 +45,7 @@ def publish_from_thread(group, count):
 
 async def received(group, start_publishing, timeout=5.0):
     names, numbers = [], []
-    async with live_events.subscribe(group) as events:
+    async with broadcast.subscribe(group) as events:
         publisher = start_publishing()
         while True:
             event = await events.receive(timeout)
@@ -69,7 +69,7 @@ def test_in_memory_events_from_a_thread_arrive_all_and_in_order(layers):
 
 def test_an_in_memory_event_with_nobody_subscribed_is_dropped_without_error(layers):
     layers({"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
-    live_events.publish(f"ingest.{uuid.uuid4()}", "act", {"n": 1})  # must not raise nor block
+    broadcast.publish(f"ingest.{uuid.uuid4()}", "act", {"n": 1})  # must not raise nor block
 
 
 def test_a_subscriber_hears_only_its_own_group(layers):
@@ -78,9 +78,9 @@ def test_a_subscriber_hears_only_its_own_group(layers):
 
     def both():
         def run():
-            live_events.publish(other, "token", {"n": -1})
-            live_events.publish(mine, "token", {"n": 0}, event_id=0)
-            live_events.publish(mine, "done", {})
+            broadcast.publish(other, "token", {"n": -1})
+            broadcast.publish(mine, "token", {"n": 0}, event_id=0)
+            broadcast.publish(mine, "done", {})
 
         thread = threading.Thread(target=run)
         thread.start()
@@ -100,11 +100,11 @@ os.environ["DJANGO_SETTINGS_MODULE"] = "tests.settings"
 django.setup()
 from django.conf import settings
 settings.CHANNEL_LAYERS = {REDIS_LAYERS!r}
-from runtime import live_events
+from runtime import broadcast
 for n in range(200):
-    live_events.publish({group!r}, "act", {{"n": n}}, event_id=n)
-live_events.publish({group!r}, "done", {{}})
-live_events.flush()  # the publisher thread is a daemon: hand everything over before exiting
+    broadcast.publish({group!r}, "act", {{"n": n}}, event_id=n)
+broadcast.publish({group!r}, "done", {{}})
+broadcast.flush()  # the publisher thread is a daemon: hand everything over before exiting
 """
 
     def other_process():
@@ -112,7 +112,7 @@ live_events.flush()  # the publisher thread is a daemon: hand everything over be
 
     async def run():
         names, numbers = [], []
-        async with live_events.subscribe(group) as events:
+        async with broadcast.subscribe(group) as events:
             process = other_process()
             while (event := await events.receive(30)) is not None and event.name != "done":
                 numbers.append(event.data["n"])

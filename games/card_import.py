@@ -1,4 +1,4 @@
-"""Import of a card catalog from files, and card look-ups (mentions, autocomplete).
+"""Import of a card catalog from files (the look-ups are games/card_lookup.py).
 
 Accepted files (docs/cards.md shows each shape with a sample):
 - Magic: a Scryfall bulk JSON (`default_cards` or `all_cards`: prints are merged per
@@ -23,14 +23,7 @@ from django.db import transaction
 from rag.cards import card_embedding_text, fold_name
 
 from .card_indexing import card_collection, card_payload, text_hash
-from .card_lookup import (  # noqa: F401  (look-ups callers import from here)
-    cards_named_in,
-    catalog_names,
-    find_card,
-    forget_catalog,
-    resolve_mentions,
-    search_cards,
-)
+from .card_lookup import forget_catalog
 from .index_state import mark_changed
 from .models import Card, Game
 from .terms import learn_card_terms

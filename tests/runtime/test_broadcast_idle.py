@@ -6,8 +6,8 @@ import asyncio
 import time
 import uuid
 
-from runtime import live_events
-from tests.runtime.test_live_events import REDIS_LAYERS, layers  # noqa: F401 (fixture)
+from runtime import broadcast
+from tests.runtime.test_broadcast import REDIS_LAYERS, layers  # noqa: F401 (fixture)
 
 
 def test_an_idle_redis_subscription_times_out_quietly_and_still_receives(layers):  # noqa: F811
@@ -15,13 +15,13 @@ def test_an_idle_redis_subscription_times_out_quietly_and_still_receives(layers)
     group = f"ingest.{uuid.uuid4()}"
 
     async def run():
-        async with live_events.subscribe(group) as events:
+        async with broadcast.subscribe(group) as events:
             started = time.monotonic()
             idle = await events.receive(6.5)
             waited = time.monotonic() - started
-            await live_events.apublish(group, "act", {"n": 1}, event_id=7)
+            await broadcast.apublish(group, "act", {"n": 1}, event_id=7)
             return idle, waited, await events.receive(5)
 
     idle, waited, event = asyncio.run(run())
     assert idle is None and 6.4 <= waited < 8
-    assert event == live_events.LiveEvent("act", {"n": 1}, "7")
+    assert event == broadcast.LiveEvent("act", {"n": 1}, "7")

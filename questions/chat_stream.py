@@ -1,7 +1,7 @@
 """The chat's answer events (GET /jeux/<slug>/questions/<id>/events): server-sent events whose
 data are server-rendered partials the htmx SSE extension swaps into the turn.
 
-Subscribes to the answer's live group FIRST (runtime/live_events.py), then reads the stored
+Subscribes to the answer's live group FIRST (runtime/broadcast.py), then reads the stored
 Question: already answered, it sends the final turn at once; otherwise it catches up with
 the phase, the passages found and the text written so far (this process's own record, or —
 the answer being written by another web process — the group's next `snapshot`) and relays
@@ -18,7 +18,7 @@ from django.template.loader import render_to_string
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.translation import gettext as _
 
-from runtime import executors, live_events
+from runtime import broadcast, executors
 
 from .access import visible_question
 from .ask_flow.background import SNAPSHOT, streamed_so_far
@@ -121,7 +121,7 @@ class Follower:
 
 
 async def relay(question_id, heartbeat_s: float):
-    async with live_events.subscribe(live_events.answer_group(question_id)) as events:
+    async with broadcast.subscribe(broadcast.answer_group(question_id)) as events:
         question = await executors.setup_async(_load)(question_id)
         if question.is_answered:
             yield sse("done", await executors.setup_async(_final_html)(question_id))
