@@ -23,7 +23,7 @@ def booklet_refs(game: Game) -> list[BookletRef]:
     """The base booklet and every other booklet of the game (a deck is built from all of them)."""
     booklets = [game.base_booklet] + [ext.booklet for ext in game.extensions.all()]
     return [BookletRef(collection=b.collection, slug=b.slug, name=b.name, kind=b.kind, images_dir=b.images_dir,
-                       language=b.language) for b in booklets]  # fmt: skip
+                       language=b.language, lexicon=components.lexicon()) for b in booklets]  # fmt: skip
 
 
 def ask_phase1(*, game: Game, question: str, mentioned_cards=(), sticky_cards=(), history=(), emit=None,

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from rag import language, rule_routing
 from rag.fusion import CONTEXT_WEIGHT, HYDE_WEIGHT, QUESTION_WEIGHT, Fused, RankedList, fuse, merge_by_score
-from rag.lexicon import lexicon
+from rag.lexicon import lexicon_of
 from rag.overrides import overrides_first
 from rag.rerank import RERANK_TOP_N, RerankError, blend, normalise
 from rag.sparse import TranslatedQuery, query_vector, tokenize, translated_query
@@ -64,6 +64,9 @@ class BookletRef:
     # and the game's French ↔ English terms (rag.terms.GameTerms).
     rule_keywords: dict = field(default_factory=dict, compare=False, hash=False)
     terms: object = field(default=None, compare=False, hash=False)
+    # The French <-> English dictionary its searches translate with (rag.lexicon; the caller
+    # builds it from BILINGUAL_DICTIONARY_DIR); None: the default folder's.
+    lexicon: object = field(default=None, compare=False, hash=False, repr=False)
 
     @property
     def is_extension(self) -> bool:
@@ -319,7 +322,7 @@ def _translations(text: str, booklets: list[BookletRef]) -> dict[str, Translated
     for booklet in booklets:
         if language.is_other_language(asked_in, booklet.language):
             out[booklet.collection] = translated_query(
-                text, asked_in, language.normalise(booklet.language), lexicon()
+                text, asked_in, language.normalise(booklet.language), lexicon_of(booklet)
             )
     return out
 
