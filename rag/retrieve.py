@@ -184,7 +184,7 @@ def retrieve(
     reranker=None,
     top_k: int = 8,
     modes: tuple[str, ...] = ("dense", "bm25"),
-    fusion_v2: bool | None = None,
+    fusion_v2: bool = True,
     executor: Executor | None = None,
     rerank_query: str | None = None,
 ) -> Retrieval:
@@ -192,7 +192,7 @@ def retrieve(
 
     `context_text`: a follow-up's previous question with it (rag.followup), searched at a lower
     weight. `modes` restricts the searches (the benchmark compares bm25 only, dense only, hybrid).
-    `fusion_v2`: RRF v2 or plain RRF; None: RAG_FUSION_V2_ENABLED (rag.fusion.configure). The
+    `fusion_v2`: RRF v2 or plain RRF (the caller's RAG_FUSION_V2_ENABLED). The
     searches run concurrently in `executor`; without one, one after another. `rerank_query`: what
     the reranker reads the passages for (a follow-up's standalone question), the question by default."""
     timer = _Timer()
@@ -232,7 +232,7 @@ def _queries(question: str, booklets: list[BookletRef], hyde_passage: str | None
     return queries
 
 
-def _fuse(lists: list[RankedList], rule_hits: list[Hit], numbers: list[str], intent: str, v2: bool | None) -> list:
+def _fuse(lists: list[RankedList], rule_hits: list[Hit], numbers: list[str], intent: str, v2: bool) -> list:
     """RRF v2 (or plain RRF) of the lists, rules the question names first, no unwanted forum."""
     fused = _rule_numbers_first(fuse(lists, v2), rule_hits, numbers)
     if intent in FORUM_FREE_INTENTS:

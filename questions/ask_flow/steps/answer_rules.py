@@ -47,7 +47,8 @@ def reader_language() -> str | None:
 
 def _llm_answer(ctx: AskContext) -> str:
     question = ctx.question
-    image = best_page_image(ctx.chunks, remote_root=_remote_images_root())
+    found = components.current()
+    image = best_page_image(ctx.chunks, remote_root=found.vision_images_root, renderer=components.page_renderer())
     prompt = build_user_prompt(  # every passage retrieved (ASK_TOP_K), in retrieval's final order
         question.text, ctx.chunks, game_name=ctx.game.name, bgg_metadata=ctx.game.bgg_metadata,
         history=question.history, image=image, cards_block=mention_blocks(ctx.fresh_cards, ctx.sticky_cards),
@@ -104,8 +105,3 @@ def emit_text(text: str, emit: Emit, ctx: AskContext | None = None) -> str:
         emit("token", {"text": line})
     return text
 
-
-def _remote_images_root() -> str:
-    if settings.LLM_BACKEND != "claude-ssh":
-        return ""
-    return getattr(settings, "VISION_SSH_IMAGES_PATH", "/projet/boardgame-pdfs")

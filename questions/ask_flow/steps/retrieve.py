@@ -56,7 +56,7 @@ def retrieve_passages(ctx: AskContext) -> None:
     kwargs = dict(
         store=ctx.store, embedder=components.embedder(), booklets=ctx.booklets, hyde_passage=ctx.hyde,
         context_text=ctx.context_text,
-        top_k=settings.ASK_TOP_K * 2, executor=executors.retrieve_fanout(),
+        top_k=settings.ASK_TOP_K * 2, executor=executors.retrieve_fanout(), fusion_v2=components.current().fusion_v2,
     )  # fmt: skip
     # a failed rerank keeps the fused order (rag.retrieve); a stop pressed meanwhile starts no
     # paid call (the answer step then ends the answer)
