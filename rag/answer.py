@@ -65,8 +65,9 @@ def best_page_image(
 def booklet_tag(chunk: RetrievedChunk) -> str:
     if chunk.is_forum:
         return prompts.FORUM_TAG
-    if chunk.payload.get("tag"):  # cards and tournament decks carry their own ([CARD], [META])
-        return chunk.payload["tag"].strip("[]")
+    tag = chunk.content.other.get("tag")
+    if tag:  # cards and tournament decks carry their own ([CARD], [META])
+        return tag.strip("[]")
     return prompts.BOOKLET_TAGS.get(chunk.booklet.kind, "EXT")
 
 
@@ -94,8 +95,8 @@ def context_block(chunk: RetrievedChunk) -> str:
     elif getattr(chunk, "overrides", None) is not None:  # found offline (rag.overrides), without a type
         base = chunk.overrides
         lines.append(f"Modifie une règle du livret de base ({base.booklet.name}, p.{base.pages})")
-    if chunk.payload.get("contextual_text"):
-        lines.append(f"Contexte : {chunk.payload['contextual_text']}")
+    if chunk.content.contextual_text:
+        lines.append(f"Contexte : {chunk.content.contextual_text}")
     lines.append(text_with_page_marks(chunk))
     return "\n".join(lines)
 

@@ -72,11 +72,11 @@ def statements_before_examples(chunks: list[RetrievedChunk]) -> list[RetrievedCh
     led « my trampler is blocked by a 1/1 » before 702.19b)."""
     out = list(chunks)
     for chunk in chunks:
-        rule = chunk.payload.get("rule")
+        rule = chunk.rule
         if not rule or not illustrates(chunk):
             continue
         at = out.index(chunk)
-        statement = next((c for c in out[at + 1:] if c.payload.get("rule") == rule and c.booklet == chunk.booklet
+        statement = next((c for c in out[at + 1:] if c.rule == rule and c.booklet == chunk.booklet
                           and not illustrates(c)), None)
         if statement is not None:
             out.remove(statement)

@@ -4,7 +4,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+
+from rag.payload import ChunkPayload
 
 
 @dataclass(frozen=True)
@@ -46,41 +49,47 @@ class RetrievedChunk:
     found_by: tuple[str, ...] = ()  # the kinds of search that found it: "dense", "bm25", "keyword"
     search_ranks: dict = field(default_factory=dict)  # "dense" / "bm25" → its rank (0 = first) for the question
 
+    @cached_property
+    def content(self) -> ChunkPayload:
+        """The hit's payload, typed (rag.payload); `payload` is the stored dict it was read from."""
+        return ChunkPayload.from_dict(self.payload)
+
     @property
     def text(self) -> str:
-        return self.payload.get("text", "")
+        return self.content.text or ""
 
     @property
     def page_start(self) -> int:
-        return int(self.payload.get("page_start") or 0)
+        return int(self.content.page_start or 0)
 
     @property
     def page_end(self) -> int:
-        return int(self.payload.get("page_end") or self.page_start)
+        return int(self.content.page_end or self.page_start)
 
     @property
     def page_offsets(self) -> list:
-        return self.payload.get("page_offsets") or []
+        return self.content.page_offsets or []
 
     @property
     def hierarchy_path(self) -> str:
-        return self.payload.get("hierarchy_path", "")
+        return self.content.hierarchy_path or ""
+
+    @property
+    def rule(self) -> str | None:
+        """The numbered rule it belongs to ("702.19"), for a numbered-rules document."""
+        return self.content.rule
 
     @property
     def is_forum(self) -> bool:
-        return bool(self.payload.get("is_forum_chunk"))
+        return bool(self.content.is_forum_chunk)
 
     @property
     def conflict(self) -> dict | None:
-        kind = self.payload.get("conflict_type")
-        if not kind:
+        found = self.content.conflict
+        if found is None or not found.type:
             return None
-        return {
-            "type": kind,
-            "base_chunk_id": self.payload.get("conflict_base_chunk_id"),
-            "base_page": self.payload.get("conflict_base_page"),
-            "summary": self.payload.get("conflict_summary", ""),
-        }
+        return {"type": found.type, "base_chunk_id": found.base_chunk_id, "base_page": found.base_page,
+                "summary": found.summary or ""}  # fmt: skip
 
     @property
     def pages(self) -> str:

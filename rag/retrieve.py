@@ -152,5 +152,5 @@ def _rerank(question: str, chunks: list[RetrievedChunk], reranker, timer: _Timer
 
 
 def _rerank_text(chunk: RetrievedChunk) -> str:
-    context = chunk.payload.get("contextual_text") or chunk.hierarchy_path
+    context = chunk.content.contextual_text or chunk.hierarchy_path
     return f"{context}\n{chunk.text}" if context else chunk.text
