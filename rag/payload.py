@@ -82,10 +82,13 @@ class ChunkPayload:
 
     @classmethod
     def from_dict(cls, payload: dict) -> ChunkPayload:
-        named = {f.name for f in fields(cls)} - {"conflict", "other"}
+        named = _NAMED
         return cls(
             **{key: value for key, value in payload.items() if key in named and value is not None},
             conflict=ChunkConflict.from_dict(payload),
             # unknown keys, and a named key stored as null (`extension_id` of a base chunk) as it was
             other={k: v for k, v in payload.items() if (k not in named or v is None) and k not in ChunkConflict.KEYS},
         )
+
+
+_NAMED = frozenset(f.name for f in fields(ChunkPayload)) - {"conflict", "other"}  # the keys read as fields
