@@ -66,12 +66,13 @@ class Asker:
     def retrieve(self, text: str, game: str, searches=MODES["hybrid"], rerank: bool = True, context_text=None):
         from eval.metrics import DEPTH
         from rag.retrieve import retrieve
-        from runtime import executors
+        from runtime import components, executors
 
         return retrieve(
             text, store=self.store, embedder=self.embedder, booklets=self.booklets[game], modes=searches,
             top_k=max(DEPTH, self.top_k * 2), reranker=self.reranker if rerank else None,
             executor=executors.retrieve_fanout(), context_text=context_text,
+            fusion_v2=components.current().fusion_v2,
         )
 
     def answer(self, text: str, retrieval, search_text: str | None = None) -> str:

@@ -12,6 +12,7 @@ from ninja.errors import HttpError
 from ninja.responses import Status
 
 from rag.page_render import ensure_page_image
+from runtime import components
 from runtime.api_access import STAFF
 from runtime.api_errors import READ_ERRORS, STAFF_ERRORS, ErrorOut
 
@@ -134,7 +135,7 @@ def get_booklet_page(request, booklet_id: UUID, page: int):
     booklet = get_booklet(booklet_id)
     if pdf_of(booklet) is None or not 1 <= page <= (booklet.owner.pdf_pages or 0):
         raise Http404
-    image = ensure_page_image(booklet.images_dir, page)
+    image = ensure_page_image(booklet.images_dir, page, components.page_renderer())
     if image is None:
         raise Http404
     return FileResponse(image.open("rb"), content_type=CONTENT_TYPES.get(image.suffix.lower(), "application/octet-stream"))

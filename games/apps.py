@@ -8,10 +8,10 @@ class GamesConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_save
 
-        from runtime import rag_config
+        from runtime import components
 
         from .bgg_sync import fetch_metadata_when_bgg_id_set
         from .page_sources import pdf_for_images_dir
 
         post_save.connect(fetch_metadata_when_bgg_id_set, sender="games.Game", dispatch_uid="bgg-metadata-on-save")
-        rag_config.connect(page_source=pdf_for_images_dir)  # rag's process-wide switches (fusion, lazy page images) from settings
+        components.connect(page_source=pdf_for_images_dir)  # where lazy page images are rendered from

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from rag.overrides import EXPLICIT_CHANGE, MODIFIES_CUE, REPLACES_CUE, base_targets, change_kind, changed_rule, named_rules
+from rag.payload import ChunkPayload
 
 from .models import Chunk, Extension, Game
 
@@ -45,16 +46,22 @@ def changes_of(game: Game) -> list[BookletChanges]:
     return out
 
 
+def _typed(row: Chunk) -> ChunkPayload:
+    return ChunkPayload.from_dict({**row.payload, "text": row.text, "hierarchy_path": row.hierarchy_path})
+
+
 def _is_change(row: Chunk, extension: Extension) -> bool:
-    payload = {**row.payload, "text": row.text, "hierarchy_path": row.hierarchy_path}
-    attached = base_targets(payload) or payload.get("conflict_base_page") or named_rules(f"{row.hierarchy_path}\n{row.text}")
+    payload = _typed(row)
+    base_page = payload.conflict.base_page if payload.conflict else None
+    attached = base_targets(payload) or base_page or named_rules(f"{row.hierarchy_path}\n{row.text}")
     return bool(attached) and change_kind(payload, extension.kind) is not None
 
 
 def _change(row: Chunk, extension: Extension, base_rows: list[Chunk]) -> Change:
-    payload = {**row.payload, "text": row.text, "hierarchy_path": row.hierarchy_path}
+    payload = _typed(row)
+    conflict = payload.conflict
     base = changed_rule(payload, base_rows, id_of=lambda r: str(r.pk))
-    page_only = None if base_targets(payload) else payload.get("conflict_base_page")
+    page_only = None if base_targets(payload) or conflict is None else conflict.base_page
     return Change(
         kind=change_kind(payload, extension.kind),
         page=row.page_start,
@@ -62,7 +69,7 @@ def _change(row: Chunk, extension: Extension, base_rows: list[Chunk]) -> Change:
         excerpt=_excerpt(row.text),
         base_page=base.page_start if base else page_only,
         base_section=base.hierarchy_path if base else "",
-        summary=payload.get("conflict_summary", ""),
+        summary=conflict.summary if conflict else "",
     )
 
 

@@ -23,7 +23,7 @@ def booklet_refs(game: Game) -> list[BookletRef]:
     """The base booklet and every other booklet of the game (a deck is built from all of them)."""
     booklets = [game.base_booklet] + [ext.booklet for ext in game.extensions.all()]
     return [BookletRef(collection=b.collection, slug=b.slug, name=b.name, kind=b.kind, images_dir=b.images_dir,
-                       language=b.language) for b in booklets]  # fmt: skip
+                       language=b.language, lexicon=components.lexicon()) for b in booklets]  # fmt: skip
 
 
 def ask_phase1(*, game: Game, question: str, mentioned_cards=(), sticky_cards=(), history=(), emit=None,
@@ -35,8 +35,9 @@ def ask_phase1(*, game: Game, question: str, mentioned_cards=(), sticky_cards=()
     store = components.vector_store()
     sync_if_changed(store, [r.collection for r in refs])
     embedder = components.embedder()
-    # intent "synergy": the forum threads are left out, as for every deck question
-    found = retrieve(question, store=store, embedder=embedder, booklets=refs, intent="synergy", top_k=settings.ASK_TOP_K)
+    # the forum threads are left out, as for every deck question
+    found = retrieve(question, store=store, embedder=embedder, booklets=refs, drop_forum=True, top_k=settings.ASK_TOP_K,
+                     fusion_v2=components.current().fusion_v2)
     names = [c.get("card_name") or c.get("name", "") for c in [*mentioned_cards, *sticky_cards]]
     llm = components.llm_backend() if llm is None else llm
     if llm.available:

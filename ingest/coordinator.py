@@ -296,13 +296,14 @@ class Pipeline:
             booklet = dataclasses.replace(booklet, language=self.replacement.language)
         return booklet
 
-    def detect_conflicts(self, drafts, dense, sparse) -> list[dict]:
+    def detect_conflicts(self, drafts, dense, sparse) -> list:
+        """Each draft's `ChunkConflict`, or None."""
         if not self.booklet.is_extension:
-            return [{} for _ in drafts]
+            return [None for _ in drafts]
         base = base_chunks(self.booklet.game, dense.shape[1])
         if not base:
             self.reporter.warning(Text(gettext_noop("Le livret de base n'est pas encore indexé : pas de détection de conflits.")))
-            return [{} for _ in drafts]
+            return [None for _ in drafts]
         texts = [d.text for d in drafts]
         found = conflicts.find_candidates(
             texts, dense, sparse, base, settings.CONFLICT_SIMILARITY_THRESHOLD, headings=[d.hierarchy_path for d in drafts]

@@ -3,9 +3,10 @@
 from games.models import Game
 from games.terms import game_terms, rule_keywords_of
 from rag.retrieve import BookletRef
+from runtime import components
 
 
-def booklet_ref(booklet, *, rule_keywords=None, terms=None) -> BookletRef:
+def booklet_ref(booklet, *, rule_keywords=None, terms=None, lexicon=None) -> BookletRef:
     return BookletRef(
         collection=booklet.collection,
         slug=booklet.slug,
@@ -16,6 +17,7 @@ def booklet_ref(booklet, *, rule_keywords=None, terms=None) -> BookletRef:
         id=str(booklet.owner.pk),
         rule_keywords=rule_keywords or {},
         terms=terms,
+        lexicon=lexicon,
     )
 
 
@@ -29,4 +31,5 @@ def booklets_of(game: Game, extensions, *, for_search: bool = True) -> list[Book
         return [booklet_ref(booklet) for booklet in booklets]
     terms = game_terms(game)
     keywords = rule_keywords_of([booklet.collection for booklet in booklets])
-    return [booklet_ref(b, rule_keywords=keywords[b.collection], terms=terms) for b in booklets]
+    words = components.lexicon()  # BILINGUAL_DICTIONARY_DIR's, for the searches across languages
+    return [booklet_ref(b, rule_keywords=keywords[b.collection], terms=terms, lexicon=words) for b in booklets]

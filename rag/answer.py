@@ -14,7 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from rag import prompts
 from rag.limits import MAX_HISTORY_TURNS
-from rag.page_render import ensure_page_image
+from rag.page_render import LazyRenderer, ensure_page_image
 from rag.retrieve import RetrievedChunk
 
 BGG_LABELS = {
@@ -38,11 +38,14 @@ class PageImage:
     prompt_path: str  # as the model sees it (the VM's mount for claude-ssh)
 
 
-def best_page_image(chunks: list[RetrievedChunk], remote_root: str = "") -> PageImage | None:
+def best_page_image(
+    chunks: list[RetrievedChunk], remote_root: str = "", renderer: LazyRenderer = LazyRenderer()
+) -> PageImage | None:
     """The single image worth showing: best non-forum chunk per (booklet, page), best first.
 
     Grouping by page alone would mix booklets: page 4 of the base game and page 4 of an
-    expansion are two different images in two folders."""
+    expansion are two different images in two folders. `renderer`: how a page never rendered
+    is (without a source, only the images already there are shown)."""
     best: dict[tuple[str, int], RetrievedChunk] = {}
     for chunk in chunks:
         if chunk.is_forum or not chunk.page_start or chunk.booklet.images_dir is None:
@@ -51,7 +54,7 @@ def best_page_image(chunks: list[RetrievedChunk], remote_root: str = "") -> Page
         if key not in best or chunk.score > best[key].score:
             best[key] = chunk
     for chunk in sorted(best.values(), key=lambda c: c.score, reverse=True):
-        path = ensure_page_image(chunk.booklet.images_dir, chunk.page_start)  # rendered on first need
+        path = ensure_page_image(chunk.booklet.images_dir, chunk.page_start, renderer)  # rendered on first need
         if path is None:
             continue
         prompt_path = str(PurePosixPath(remote_root) / chunk.booklet.slug / path.name) if remote_root else str(path)
@@ -62,8 +65,9 @@ def best_page_image(chunks: list[RetrievedChunk], remote_root: str = "") -> Page
 def booklet_tag(chunk: RetrievedChunk) -> str:
     if chunk.is_forum:
         return prompts.FORUM_TAG
-    if chunk.payload.get("tag"):  # cards and tournament decks carry their own ([CARD], [META])
-        return chunk.payload["tag"].strip("[]")
+    tag = chunk.content.other.get("tag")
+    if tag:  # cards and tournament decks carry their own ([CARD], [META])
+        return tag.strip("[]")
     return prompts.BOOKLET_TAGS.get(chunk.booklet.kind, "EXT")
 
 
@@ -91,8 +95,8 @@ def context_block(chunk: RetrievedChunk) -> str:
     elif getattr(chunk, "overrides", None) is not None:  # found offline (rag.overrides), without a type
         base = chunk.overrides
         lines.append(f"Modifie une règle du livret de base ({base.booklet.name}, p.{base.pages})")
-    if chunk.payload.get("contextual_text"):
-        lines.append(f"Contexte : {chunk.payload['contextual_text']}")
+    if chunk.content.contextual_text:
+        lines.append(f"Contexte : {chunk.content.contextual_text}")
     lines.append(text_with_page_marks(chunk))
     return "\n".join(lines)
 

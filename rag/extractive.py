@@ -123,7 +123,7 @@ def opening_line(lead: RetrievedChunk, asked_in: str) -> str:
     """« Storm Front modifie cette règle : » when the lead passage changes a base rule, else
     the plain opening, in the question's language."""
     base = getattr(lead, "overrides", None)
-    kind = change_kind(lead.payload, lead.booklet.kind) if base is not None else None
+    kind = change_kind(lead.content, lead.booklet.kind) if base is not None else None
     if kind is None:
         return prompts.extractive_text("intro", asked_in)
     key = "clarifies" if kind == "clarifies" else "changes"

@@ -23,9 +23,6 @@ CONTEXT_WEIGHT = 2.0  # a follow-up with its previous question (rag.followup): t
 TOP_RANK_BONUS = {0: 0.05, 1: 0.02, 2: 0.02}
 RRF_K = 60  # Cormack et al.'s constant, the usual plain RRF
 
-_v2_enabled = True  # RAG_FUSION_V2_ENABLED, set once per process by configure()
-
-
 @dataclass
 class RankedList:
     name: str  # e.g. "dense:question", "bm25:hyde"
@@ -49,23 +46,13 @@ def rrf_contribution(weight: float, rank: int) -> float:
     return weight / (rank + 2) + TOP_RANK_BONUS.get(rank, 0.0)
 
 
-def configure(*, v2_enabled: bool) -> None:
-    global _v2_enabled
-    _v2_enabled = bool(v2_enabled)
-
-
-def v2_enabled() -> bool:
-    return _v2_enabled
-
-
 def plain_rrf_contribution(weight: float, rank: int) -> float:
     return 1.0 / (RRF_K + rank + 1)
 
 
-def fuse(lists: list[RankedList], v2: bool | None = None) -> list[Fused]:
-    """RRF v2, or plain RRF when the switch is off (`v2` None: the process's setting)."""
-    use_v2 = _v2_enabled if v2 is None else v2
-    return _rrf(lists, rrf_contribution if use_v2 else plain_rrf_contribution)
+def fuse(lists: list[RankedList], v2: bool = True) -> list[Fused]:
+    """RRF v2, or plain RRF when the switch is off (the caller passes RAG_FUSION_V2_ENABLED)."""
+    return _rrf(lists, rrf_contribution if v2 else plain_rrf_contribution)
 
 
 def rrf_v2(lists: list[RankedList]) -> list[Fused]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import gzip
 import logging
-import os
 import re
 import string
 import threading
@@ -133,16 +132,21 @@ _lexicons: dict[str, Lexicon] = {}
 _lexicon_lock = threading.Lock()
 
 
-def lexicon(dictionary_dir: str | None = None) -> Lexicon:
+def lexicon(dictionary_dir: str | Path | None = DEFAULT_DICTIONARY_DIR) -> Lexicon:
     """The process's lexicon for the FreeDict files in `dictionary_dir` (the caller passes its
-    BILINGUAL_DICTIONARY_DIR setting; None: that environment variable, or /usr/share/dictd),
-    read on first use (0.3 s; 0.9 s without PyStemmer)."""
-    if dictionary_dir is None:
-        dictionary_dir = os.environ.get("BILINGUAL_DICTIONARY_DIR", DEFAULT_DICTIONARY_DIR)
-    found = _lexicons.get(dictionary_dir)
+    BILINGUAL_DICTIONARY_DIR setting, runtime.components.lexicon; None or "": the glossary
+    only), read on first use (0.3 s; 0.9 s without PyStemmer). `rag` reads no environment."""
+    key = str(dictionary_dir or "")
+    found = _lexicons.get(key)
     if found is None:
         with _lexicon_lock:
-            found = _lexicons.get(dictionary_dir)
+            found = _lexicons.get(key)
             if found is None:
-                found = _lexicons[dictionary_dir] = Lexicon(GLOSSARY, Path(dictionary_dir) if dictionary_dir else None)
+                found = _lexicons[key] = Lexicon(GLOSSARY, Path(key) if key else None)
     return found
+
+
+def lexicon_of(booklet) -> Lexicon:
+    """The lexicon a booklet is searched with: the one its ref carries (built from settings),
+    else the default folder's."""
+    return getattr(booklet, "lexicon", None) or lexicon()

@@ -23,6 +23,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from rag.payload import ChunkConflict, ChunkPayload
+
 OVERRIDING = ("replaces", "modifies")
 CLARIFYING = "clarifies"
 # Generic words an expansion uses when it changes a rule (English and French). They pick the
@@ -91,10 +93,10 @@ TARGETS_KEPT = 1
 NAMED_BY_SIMILARITY_DEPTH = 3  # a base passage tied by the annotation alone must be among the first three
 
 
-def base_targets(payload: dict) -> list[str]:
+def base_targets(payload: ChunkPayload) -> list[str]:
     """The base chunks an extension chunk may change, most likely first."""
-    ids = [payload.get("conflict_base_chunk_id")]
-    ids += [c.get("base_chunk_id") for c in payload.get("conflict_candidates") or []]
+    conflict = payload.conflict or ChunkConflict()
+    ids = [conflict.base_chunk_id] + [c.get("base_chunk_id") for c in conflict.candidates or []]
     seen: list[str] = []
     for chunk_id in ids:
         if chunk_id and str(chunk_id) not in seen:
@@ -112,12 +114,12 @@ def explicit_change(text: str) -> str | None:
     return "replaces" if re.match(_REPLACING_VERB, verb, re.IGNORECASE) else "modifies"
 
 
-def change_kind(payload: dict, booklet_kind: str) -> str | None:
+def change_kind(payload: ChunkPayload, booklet_kind: str) -> str | None:
     """replaces | modifies | clarifies | None: how this passage changes the base rules.
 
     The LLM's classification when ingestion had one; else a FAQ answer clarifies, and an
     expansion passage replaces or modifies when its heading or text says so of a base rule."""
-    kind = payload.get("conflict_type")
+    kind = payload.conflict.type if payload.conflict else None
     if kind in OVERRIDING:
         return kind
     if kind == "extends":
@@ -135,12 +137,12 @@ def scopes_of(text: str) -> frozenset[str]:
     return frozenset(name for name, pattern in _SCOPE_RE.items() if pattern.search(text))
 
 
-def passage_scopes(payload: dict, booklet_name: str = "") -> frozenset[str]:
+def passage_scopes(payload: ChunkPayload, booklet_name: str = "") -> frozenset[str]:
     """The ways of playing a passage is for, from its booklet's name, its headings and its
     first line (a variant section opens with its title), not from its prose: ordinary rules
     say « with two players: 4 instead of 5 » too."""
-    first_line = (payload.get("text") or "").strip().split("\n", 1)[0][:80]
-    return scopes_of(f"{booklet_name}\n{payload.get('hierarchy_path', '')}\n{first_line}")
+    first_line = (payload.text or "").strip().split("\n", 1)[0][:80]
+    return scopes_of(f"{booklet_name}\n{payload.hierarchy_path or ''}\n{first_line}")
 
 
 def names_booklet(question: str, booklet_name: str, base_names: list[str]) -> bool:
@@ -153,7 +155,7 @@ def names_booklet(question: str, booklet_name: str, base_names: list[str]) -> bo
     return bool(own) and all(w in asked for w in own)
 
 
-def applies(question: str, payload: dict, booklet_name: str, base_names: list[str]) -> bool:
+def applies(question: str, payload: ChunkPayload, booklet_name: str, base_names: list[str]) -> bool:
     """Does a passage that changes a base rule apply to the question? A mode's passage (a
     variant, a team or solo game, a player count, a format) when the question names the mode
     or the booklet; any other one, since it changes the very rule of the ordinary game."""
@@ -169,7 +171,7 @@ def is_summary(heading: str) -> bool:
 
 
 def overrides_first(chunks: list, question: str = "", *, kind_of=lambda c: c.booklet.kind) -> list:
-    """`chunks` (RetrievedChunk-like: `.id`, `.payload`, `.booklet`, `.overrides`) with each
+    """`chunks` (RetrievedChunk-like: `.id`, `.content`, `.booklet`, `.overrides`) with each
     extension or FAQ passage that changes one of the top base passages and applies to
     `question` marked `overrides` = that base chunk and, when it ranked lower, moved right
     after it: the answer then leads with it (rag.extractive.answer_passages). Moved after, not
@@ -183,12 +185,12 @@ def overrides_first(chunks: list, question: str = "", *, kind_of=lambda c: c.boo
     near = [c for c in chunks[:NAMED_BY_SIMILARITY_DEPTH] if kind_of(c) == "base"]
     ordered = list(chunks)
     for candidate in chunks[:SEARCH_DEPTH]:
-        if kind_of(candidate) == "base" or change_kind(candidate.payload, kind_of(candidate)) is None:
+        if kind_of(candidate) == "base" or change_kind(candidate.content, kind_of(candidate)) is None:
             continue
-        base = _changed_base(candidate.payload, top_base, near)
+        base = _changed_base(candidate.content, top_base, near)
         if base is None:
             continue
-        if not applies(question, candidate.payload, candidate.booklet.name, base_names):
+        if not applies(question, candidate.content, candidate.booklet.name, base_names):
             candidate.variant_of = base
             continue
         candidate.overrides = base
@@ -227,7 +229,7 @@ def states(text: str, number: str) -> bool:
     return re.search(rf"(?m)^\s*(?:[#>*]+\s*)?{re.escape(number)}\.?(?=\s|$)", text, re.IGNORECASE) is not None
 
 
-def changed_rule(payload: dict, base_rows: list, *, text_of=lambda r: r.text, heading_of=lambda r: r.hierarchy_path,
+def changed_rule(payload: ChunkPayload, base_rows: list, *, text_of=lambda r: r.text, heading_of=lambda r: r.hierarchy_path,
                  id_of=lambda r: str(r.id)):
     """The base row a change attaches to (the changes page, the ingestion's annotation): the
     rule it names by number, stated in a row's text or heading; else the annotation's first
@@ -254,13 +256,13 @@ def _folded_words(text: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z0-9]+", "".join(ch for ch in folded if not unicodedata.combining(ch))))
 
 
-def _words_of(payload: dict) -> str:
+def _words_of(payload: ChunkPayload) -> str:
     """The passage and its section path: the second chunk of a section « 3. Drift (replaces
     rule 4.3 of the base game) » says what it replaces only in its heading."""
-    return f"{payload.get('hierarchy_path', '')}\n{payload.get('text', '')}"
+    return f"{payload.hierarchy_path or ''}\n{payload.text or ''}"
 
 
-def _changed_base(payload: dict, top_base: list, near: list):
+def _changed_base(payload: ChunkPayload, top_base: list, near: list):
     """The top base passage an extension passage changes: the rule it names when it names one
     (« This replaces rule 4.3 », whatever the languages), else the annotation's first base
     chunk when it is among the first three passages and not a summary page, else
@@ -273,9 +275,10 @@ def _changed_base(payload: dict, top_base: list, near: list):
     for target in targets:
         if target in base_ids:
             return base_ids[target]
-    if targets or payload.get("conflict_base_chunk_id") or not payload.get("conflict_base_page"):
+    conflict = payload.conflict or ChunkConflict()
+    if targets or conflict.base_chunk_id or not conflict.base_page:
         return None
-    page = int(payload["conflict_base_page"])
+    page = int(conflict.base_page)
     on_page = (c for c in near if c.page_start <= page <= max(c.page_start, c.page_end))
     return next((c for c in on_page if not is_summary(c.hierarchy_path)), None)
 

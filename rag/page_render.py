@@ -9,7 +9,8 @@ Two askers of one page (threads of the web process, or the web process and a
 the kernel if a process dies), the image is checked again under the lock, and written under
 a temporary name then renamed, so a half-written PNG is never taken for a page.
 
-Plain Python: the games app says where a booklet's PDF is (`configure(source=…)`).
+Plain Python: the caller passes a `LazyRenderer` (where a booklet's PDF is, at which DPI:
+runtime.components.page_renderer).
 """
 
 from __future__ import annotations
@@ -117,35 +118,27 @@ def render_all(
     return len(missing)
 
 
-@dataclass
+@dataclass(frozen=True)
 class LazyRenderer:
-    """What `ensure_page_image` needs: where a booklet's PDF is, and how to render."""
+    """What `ensure_page_image` needs: where a booklet's PDF is, and how to render. Without a
+    source, only the images already rendered are found."""
 
     source: Callable[[Path], Path | None] | None = None  # images folder -> its booklet's PDF
     dpi: int = 300
 
 
-_renderer = LazyRenderer()
-
-
-def configure(*, source: Callable[[Path], Path | None] | None, dpi: int) -> None:
-    """Called once per process by the app that knows the booklets (games)."""
-    _renderer.source = source
-    _renderer.dpi = dpi
-
-
-def ensure_page_image(folder: str | Path, page: int) -> Path | None:
+def ensure_page_image(folder: str | Path, page: int, renderer: LazyRenderer) -> Path | None:
     """The page's image, rendered now if it never was (or was rendered from an older upload).
     None when the PDF is unknown or poppler fails: an answer is never lost for an image."""
     folder = Path(folder)
     existing = page_images.resolve_page_image(folder, page)
-    pdf_path = _renderer.source(folder) if _renderer.source else None
+    pdf_path = renderer.source(folder) if renderer.source else None
     if existing is not None and (pdf_path is None or is_fresh(existing, pdf_path)):
         return existing
     if pdf_path is None or not Path(pdf_path).is_file():
         return existing
     try:
-        return render_page(pdf_path, page, page_image_path(folder, page), _renderer.dpi)
+        return render_page(pdf_path, page, page_image_path(folder, page), renderer.dpi)
     except (PageRenderError, OSError) as exc:
         log.warning("page image %s p.%d not rendered: %s", folder.name, page, exc)
         return None

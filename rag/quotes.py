@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from rag import language
-from rag.lexicon import lexicon
+from rag.lexicon import lexicon_of
 from rag.retrieve import RetrievedChunk
 from rag.sparse import tokenize, translated_query
 from rag.terms import expand_question
@@ -207,7 +207,7 @@ def question_groups(question: str, chunk: RetrievedChunk) -> tuple[frozenset[str
         return tuple(frozenset({term}) for term in dict.fromkeys(tokenize(question)))
     target = language.normalise(chunk.booklet.language)
     question = expand_question(question, getattr(chunk.booklet, "terms", None), asked_in, {target})
-    return translated_query(question, asked_in, target, lexicon()).groups
+    return translated_query(question, asked_in, target, lexicon_of(chunk.booklet)).groups
 
 
 def key_term_coverage(question: str, chunk: RetrievedChunk, quote: str) -> float:

@@ -41,7 +41,11 @@ class ChunkDraft:
     hierarchy_path: str = ""
     hierarchy_level: int = 0
     context: str = ""
-    extra: dict = field(default_factory=dict)  # payload fields of this chunk (numbered rules)
+    # what the chunkers found, written to the payload (rag.payload.ChunkPayload)
+    chunker: str | None = None  # "rules" for a numbered-rules document
+    rule: str | None = None  # the rule number it belongs to
+    rule_keywords: dict = field(default_factory=dict)  # keyword → rule number the document defines here
+    page_furniture: list = field(default_factory=list)  # running lines of the pages it spans
 
     @property
     def text(self) -> str:

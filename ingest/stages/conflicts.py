@@ -26,6 +26,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from rag.fusion import rrf
+from rag.payload import ChunkConflict
 from rag.overrides import is_summary, named_rules, states
 from rag.sparse import SparseVector
 from rag.store import Point, open_store
@@ -108,20 +109,20 @@ def _is_summary(base: BaseChunk) -> bool:
     return is_summary(base.heading.split(">")[-1]) or is_summary(first_line)
 
 
-def annotations(candidates: list[dict], classification: dict | None) -> dict:
-    """The payload keys of one extension chunk (empty when it has no candidate)."""
+def annotations(candidates: list[dict], classification: dict | None) -> ChunkConflict | None:
+    """The conflict of one extension chunk, for its payload (None when it has no candidate)."""
     if not candidates:
-        return {}
+        return None
     classification = classification or {}
     best = candidates[classification.get("candidate", 0)]
     kind = classification.get("type")
-    return {
-        "conflict_candidates": candidates,
-        "conflict_type": kind if kind in CONFLICT_TYPES else None,
-        "conflict_base_chunk_id": best["base_chunk_id"],
-        "conflict_base_page": best["base_page"],
-        "conflict_summary": classification.get("summary", "") if kind in CONFLICT_TYPES else "",
-    }
+    return ChunkConflict(
+        candidates=candidates,
+        type=kind if kind in CONFLICT_TYPES else None,
+        base_chunk_id=best["base_chunk_id"],
+        base_page=best["base_page"],
+        summary=classification.get("summary", "") if kind in CONFLICT_TYPES else "",
+    )
 
 
 def parse_classification(answer: str) -> dict | None:

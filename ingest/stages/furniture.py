@@ -73,5 +73,4 @@ def attach(pages: list[Page], drafts) -> None:
     by_page = {page.number: page.furniture for page in pages if page.furniture}
     for draft in drafts:
         lines = [line for number in range(draft.page_start, draft.page_end + 1) for line in by_page.get(number, [])]
-        if lines:
-            draft.extra["page_furniture"] = list(dict.fromkeys(lines))
+        draft.page_furniture = list(dict.fromkeys(lines))

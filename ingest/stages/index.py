@@ -16,6 +16,8 @@ from games.index_state import mark_changed
 from games.indexing import sync_collection
 from games.models import Booklet, Chunk, OcrPageWords
 
+from rag.payload import ChunkConflict, ChunkPayload
+
 from .chunk import ChunkDraft
 
 log = logging.getLogger(__name__)
@@ -23,19 +25,25 @@ log = logging.getLogger(__name__)
 BULK_BATCH = 200
 
 
-def booklet_payload(booklet: Booklet) -> dict:
-    return {
-        "game_name": booklet.game.name,
-        "game_slug": booklet.game.slug,
-        "booklet_name": booklet.name,
-        "booklet_slug": booklet.slug,
-        "booklet_kind": booklet.kind,
-        "language": booklet.language,
-    }
+def chunk_payload(booklet: Booklet, draft: ChunkDraft, conflict: ChunkConflict | None) -> ChunkPayload:
+    """What a chunk row's payload holds: its booklet, what the chunkers found, its conflict."""
+    return ChunkPayload(
+        game_name=booklet.game.name,
+        game_slug=booklet.game.slug,
+        booklet_name=booklet.name,
+        booklet_slug=booklet.slug,
+        booklet_kind=booklet.kind,
+        language=booklet.language,
+        chunker=draft.chunker,
+        rule=draft.rule,
+        rule_keywords=draft.rule_keywords or None,
+        page_furniture=draft.page_furniture or None,
+        conflict=conflict,
+    )
 
 
-def build_rows(job, booklet: Booklet, drafts: list[ChunkDraft], dense, sparse, annotations, embedder_name: str):
-    common = booklet_payload(booklet)
+def build_rows(job, booklet: Booklet, drafts: list[ChunkDraft], dense, sparse, conflicts: list, embedder_name: str):
+    """`conflicts`: each draft's `ChunkConflict` or None (ingest/stages/conflicts.py)."""
     rows = []
     for ordinal, draft in enumerate(drafts):
         row = Chunk(
@@ -51,7 +59,7 @@ def build_rows(job, booklet: Booklet, drafts: list[ChunkDraft], dense, sparse, a
             page_offsets=draft.page_offsets,
             hierarchy_path=draft.hierarchy_path[:500],
             hierarchy_level=draft.hierarchy_level,
-            payload={**common, **draft.extra, **annotations[ordinal]},
+            payload=chunk_payload(booklet, draft, conflicts[ordinal]).to_dict(),
             embedder=embedder_name,
             sparse=sparse[ordinal].as_dict(),
             indexed=False,

@@ -190,7 +190,7 @@ def chunk_rules(pages: list[Page]) -> list[ChunkDraft]:
         limit = RULE_MAX_CHARS if unit.number else FREE_TARGET_CHARS
         for pieces in _pack(unit, target, limit):
             draft = ChunkDraft(pieces=pieces, hierarchy_path=unit.path, hierarchy_level=unit.path.count(" > ") + 1)
-            draft.extra = _payload(unit, draft.text)
+            _mark(draft, unit)
             drafts.append(draft)
     drafts = [d for d in drafts if d.anchor is not None]
     _drop_common_keywords(drafts)
@@ -202,18 +202,14 @@ def _drop_common_keywords(drafts: list[ChunkDraft]) -> None:
     "Counter" are keyword actions of the Comprehensive Rules): naming it says nothing about
     which rule a question is about."""
     texts = [d.text.lower() for d in drafts]
-    keywords = {k for d in drafts for k in d.extra.get("rule_keywords", {})}
+    keywords = {k for d in drafts for k in d.rule_keywords}
     common = set()
     for keyword in keywords:
         pattern = re.compile(rf"\b{re.escape(keyword)}\b")
         if sum(1 for text in texts if pattern.search(text)) > max(MIN_COMMON_CHUNKS, MAX_KEYWORD_SHARE * len(texts)):
             common.add(keyword)
     for draft in drafts:
-        kept = {k: n for k, n in draft.extra.get("rule_keywords", {}).items() if k not in common}
-        if kept:
-            draft.extra["rule_keywords"] = kept
-        else:
-            draft.extra.pop("rule_keywords", None)
+        draft.rule_keywords = {k: n for k, n in draft.rule_keywords.items() if k not in common}
 
 
 def _pack(unit: RuleUnit, target: int, limit: int) -> list[list[Piece]]:
@@ -270,19 +266,17 @@ def _repeated_heading(unit: RuleUnit, block: list[Piece]) -> list[Piece]:
     return [Piece(unit.heading, block[0].page, None)]  # on the page where this chunk starts
 
 
-def _payload(unit: RuleUnit, text: str) -> dict:
+def _mark(draft: ChunkDraft, unit: RuleUnit) -> None:
     """The rule the chunk belongs to, and the keywords the document defines in it."""
-    payload: dict = {"chunker": "rules"}
+    draft.chunker = "rules"
     keywords: dict[str, str] = {}
     if unit.number:
-        payload["rule"] = unit.number
+        draft.rule = unit.number
         title = unit.heading.partition(" ")[2]
         if title and len(title.split()) <= MAX_KEYWORD_WORDS:
             keywords[title.lower()] = unit.number
-    glossary = [] if unit.number else _SEE_RULE_RE.findall(text)
+    glossary = [] if unit.number else _SEE_RULE_RE.findall(draft.text)
     for number, title in glossary:  # « Hexproof A keyword ability… See rule 702.11, “Hexproof.” »
         if len(title.split()) <= MAX_KEYWORD_WORDS:
             keywords.setdefault(title.strip().lower(), number)
-    if keywords:
-        payload["rule_keywords"] = keywords
-    return payload
+    draft.rule_keywords = keywords

@@ -1,4 +1,5 @@
-"""What the steps of one answer share: the question, what each step found, the timings."""
+"""What the steps of one answer share — the question, `emit`, its `Answering` and the step
+timer — and the small frozen results the steps return (flow.py passes them on as arguments)."""
 
 from __future__ import annotations
 
@@ -35,29 +36,68 @@ class AskContext:
     emit: Emit
     answering: Answering  # its stop flag, streamed text and in-flight mark (ask_flow/answering.py)
     timer: StepTimer = field(default_factory=StepTimer)
-    # resolve
-    booklets: list[BookletRef] = field(default_factory=list)
-    fresh_cards: list[dict] = field(default_factory=list)  # this turn's @-mentions, resolved
-    sticky_cards: list[dict] = field(default_factory=list)  # earlier turns' cards, resolved
-    sticky_after: list[str] = field(default_factory=list)  # the names the next turn sends back
-    llm: object = None
-    store: object = None
-    # classify, HyDE and a follow-up's rewrite, running beside retrieval
-    intent_future: Future | None = None
-    hyde_future: Future | None = None
-    rewrite_future: Future | None = None  # a follow-up rewritten to stand alone by the LLM
-    hyde: str | None = None
+
+    @property
+    def game(self) -> Game:
+        return self.question.game
+
+    @property
+    def text(self) -> str:
+        return self.question.text
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What the question is about (steps/resolve.py)."""
+
+    booklets: list[BookletRef]
+    fresh_cards: list[dict]  # this turn's @-mentions, resolved
+    sticky_cards: list[dict]  # earlier turns' cards, resolved
+    sticky_after: list[str]  # the names the next turn sends back
+    llm: object
+
+
+@dataclass(frozen=True)
+class Understanding:
+    """Classify, HyDE and a follow-up's rewrite, running beside retrieval (steps/understand.py)."""
+
+    intent: Future
+    hyde: Future
+    rewrite: Future | None = None  # a follow-up rewritten to stand alone by the LLM
+
+
+@dataclass(frozen=True)
+class Found:
+    """The passages retrieval found (steps/retrieve.py)."""
+
+    retrieval: Retrieval
+    hyde: str | None
     # a follow-up: the LLM's standalone question, else the previous question with it (rag.followup)
-    context_text: str | None = None
-    follow_up_rewritten: bool = False
-    intent: str = Question.Intent.RULES
-    # retrieve and route
-    retrieval: Retrieval | None = None
-    chunks: list[RetrievedChunk] = field(default_factory=list)
-    # answer
-    answer: str = ""
-    stopped: bool = False  # the player stopped the answer: `answer` is what was streamed until then
+    context_text: str | None
+    follow_up_rewritten: bool
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str
+    stopped: bool = False  # the player stopped the answer: `text` is what was streamed until then
     done_extra: dict = field(default_factory=dict)  # deckbuilding: verdict, exports, sticky cards
+
+
+@dataclass(frozen=True)
+class Answered:
+    """One answer as the `context`, `diagnostics` and `done` events and the stored question
+    read it (events.py), gathered from the steps' results by the flow."""
+
+    question: Question
+    timer: StepTimer
+    resolved: Resolved
+    found: Found
+    intent: str
+    chunks: list[RetrievedChunk]
+    answer: str = ""
+    stopped: bool = False
+    done_extra: dict = field(default_factory=dict)
     diagnostics: dict = field(default_factory=dict)
 
     @property
@@ -69,11 +109,51 @@ class AskContext:
         return self.question.text
 
     @property
+    def fresh_cards(self) -> list[dict]:
+        return self.resolved.fresh_cards
+
+    @property
+    def sticky_cards(self) -> list[dict]:
+        return self.resolved.sticky_cards
+
+    @property
+    def sticky_after(self) -> list[str]:
+        return self.resolved.sticky_after
+
+    @property
+    def llm(self):
+        return self.resolved.llm
+
+    @property
+    def retrieval(self) -> Retrieval:
+        return self.found.retrieval
+
+    @property
+    def hyde(self) -> str | None:
+        return self.found.hyde
+
+    @property
+    def context_text(self) -> str | None:
+        return self.found.context_text
+
+    @property
+    def follow_up_rewritten(self) -> bool:
+        return self.found.follow_up_rewritten
+
+    @property
     def search_text(self) -> str:
-        """What the passages are searched and quoted for: a follow-up with its previous question."""
-        return self.context_text or self.question.text
+        return search_text(self.question, self.found)
 
     @property
     def wants_deck(self) -> bool:
-        """A deck request: built from the catalog of a card game, « Phase 1 » elsewhere."""
-        return self.intent == Question.Intent.DECKBUILDING
+        return wants_deck(self.intent)
+
+
+def search_text(question: Question, found: Found) -> str:
+    """What the passages are searched and quoted for: a follow-up with its previous question."""
+    return found.context_text or question.text
+
+
+def wants_deck(intent: str) -> bool:
+    """A deck request: built from the catalog of a card game, « Phase 1 » elsewhere."""
+    return intent == Question.Intent.DECKBUILDING

@@ -9,6 +9,7 @@ and emits `error`, so a poller never waits on a question that is pending forever
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from django.utils.translation import gettext
 
@@ -16,7 +17,7 @@ from ..models import Question
 from . import answering as answers
 from . import payloads
 from .answering import Answering
-from .context import AskContext, Emit
+from .context import Answered, AskContext, Emit, wants_deck
 from .steps.answer_deck import answer_with_deck
 from .steps.answer_rules import answer_from_rules
 from .steps.persist import persist
@@ -46,31 +47,33 @@ def answer_question(question_id, emit: Emit, answering: Answering | None = None)
 
 
 def run(ctx: AskContext) -> None:
+    """The steps in order; each takes what it needs and returns what it found."""
     step = ctx.timer.done
     ctx.emit("phase", payloads.phase("weigh"))
-    resolve(ctx)
-    start_understanding(ctx)
+    resolved = resolve(ctx.question)
+    understanding = start_understanding(ctx.question, resolved.llm)
     step("resolve")
 
     ctx.emit("phase", payloads.phase("dive"))
-    sync_index(ctx)
+    store = sync_index(resolved.booklets)
     step("index_sync")
-    await_hyde(ctx)
+    hyde = await_hyde(understanding)
     step("hyde")
-    retrieve_passages(ctx)
+    found = retrieve_passages(ctx, resolved, store, hyde, understanding)
     step("retrieval")
-    await_intent(ctx)
+    intent = await_intent(understanding)
     step("classify")
-    route_by_intent(ctx)
-    ctx.emit("context", payloads.context(ctx))
+    chunks = route_by_intent(ctx, intent, found.retrieval, store, resolved.llm)
+    answered = Answered(question=ctx.question, timer=ctx.timer, resolved=resolved, found=found, intent=intent, chunks=chunks)
+    ctx.emit("context", payloads.context(answered))
 
     ctx.emit("phase", payloads.phase("write"))
-    if ctx.wants_deck:
-        answer_with_deck(ctx)
+    if wants_deck(intent):
+        answer = answer_with_deck(ctx, resolved)
     else:
-        answer_from_rules(ctx)
+        answer = answer_from_rules(ctx, resolved, found, chunks)
     step("answer")
 
-    persist(ctx)
-    ctx.emit("diagnostics", ctx.diagnostics)
-    ctx.emit("done", payloads.done(ctx))
+    answered = persist(replace(answered, answer=answer.text, stopped=answer.stopped, done_extra=answer.done_extra))
+    ctx.emit("diagnostics", answered.diagnostics)
+    ctx.emit("done", payloads.done(answered))

@@ -42,7 +42,7 @@ class SSHConfig:
     accept_unknown_host: bool = False
     connect_timeout_s: float = 10.0
     max_concurrent: int = 10
-    images_path: str = "/projet/boardgame-pdfs"
+    images_path: str = ""  # where the VM reads page images (VISION_SSH_IMAGES_PATH)
     images_shared: bool = False  # True: the VM mounts our page images folder at images_path
     local_images_root: str = ""
 

@@ -9,7 +9,6 @@ import pytest
 
 from games.models import Chunk
 from runtime import components
-from rag import fusion
 from rag.llm.base import HealthReport
 from rag.retrieve import retrieve
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
@@ -22,9 +21,9 @@ pytestmark = pytest.mark.django_db
 
 def test_the_setting_switches_the_fusion_of_the_ask_flow(settings):
     settings.RAG_FUSION_V2_ENABLED = False
-    assert fusion.v2_enabled() is False
+    assert components.current().fusion_v2 is False
     settings.RAG_FUSION_V2_ENABLED = True
-    assert fusion.v2_enabled() is True
+    assert components.current().fusion_v2 is True
 
 
 def test_retrieval_fuses_with_plain_rrf_when_v2_is_off():

@@ -112,7 +112,7 @@ def test_conflicts_are_typed_by_the_llm_with_a_summary(tmp_path):
     llm = ScriptedLLM(lambda prompt, n: 'Voici : {"type": "modifies", "summary": "Le Boost pioche deux cartes."}')
 
     classes = conflicts.classify([ext_text], found, {b.id: b.text for b in base}, llm=llm, slug="ext", cache_dir=tmp_path, concurrency=2)
-    notes = conflicts.annotations(found[0], classes[0])
+    notes = conflicts.annotations(found[0], classes[0]).to_dict()  # the payload keys
 
     assert notes["conflict_type"] == "modifies" and notes["conflict_summary"] == "Le Boost pioche deux cartes."
     assert notes["conflict_base_chunk_id"] == base[0].id and notes["conflict_base_page"] == 3
@@ -135,7 +135,7 @@ def test_when_the_llm_finds_the_first_candidate_unrelated_the_next_one_is_asked(
 
     llm = ScriptedLLM(answer)
     classes = conflicts.classify(texts, candidates, {summary.id: summary.text, rule.id: rule.text}, llm=llm, slug="ext", cache_dir=tmp_path, concurrency=2)
-    notes = conflicts.annotations(candidates[0], classes[0])
+    notes = conflicts.annotations(candidates[0], classes[0]).to_dict()  # the payload keys
 
     assert notes["conflict_type"] == "replaces" and notes["conflict_base_chunk_id"] == rule.id
     assert notes["conflict_base_page"] == 9 and "Secours" in notes["conflict_summary"]

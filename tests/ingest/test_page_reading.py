@@ -92,7 +92,7 @@ def test_running_headers_and_footers_leave_the_text_and_stay_as_the_chunks_metad
     drafts = chunk_pages(pages)
     attach(pages, drafts)
     on_page_5 = next(d for d in drafts if d.page_start == 5)
-    assert "— 5 —" in on_page_5.extra["page_furniture"]
+    assert "— 5 —" in on_page_5.page_furniture
 
 
 def test_titles_that_differ_from_page_to_page_are_not_furniture():

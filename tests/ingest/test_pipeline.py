@@ -41,6 +41,7 @@ def test_base_booklet_becomes_cited_searchable_chunks(tmp_path, settings):
 def test_pdf_is_stored_as_slug_and_timestamp_and_pages_are_rendered_only_when_an_answer_needs_one(tmp_path, settings):
     from rag.answer import best_page_image
     from rag.retrieve import BookletRef, RetrievedChunk
+    from runtime import components
 
     job = ingest_inline(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
 
@@ -52,7 +53,7 @@ def test_pdf_is_stored_as_slug_and_timestamp_and_pages_are_rendered_only_when_an
     ref = BookletRef("rules_heat", "heat", "Heat", "base", folder)
     hit = RetrievedChunk(id="x", booklet=ref, payload={"page_start": 2, "page_end": 2, "text": "…"}, score=1.0, fusion_score=1.0)
 
-    image = best_page_image([hit])
+    image = best_page_image([hit], renderer=components.page_renderer())
 
     assert image is not None and image.page == 2 and image.path == folder / "page-02.png"
     assert sorted(p.name for p in folder.glob("*.png")) == ["page-02.png"]

@@ -52,7 +52,7 @@ def chunks():
 
 
 def of_rule(drafts, number):
-    return [d for d in drafts if d.extra.get("rule") == number]
+    return [d for d in drafts if d.rule == number]
 
 
 def test_a_document_of_numbered_rules_is_told_from_an_ordinary_rulebook():
@@ -95,10 +95,10 @@ def test_a_wrapped_line_starting_with_a_rule_number_is_not_a_rule():
 def test_keywords_the_document_defines_are_in_the_payload():
     drafts = chunks()
 
-    assert of_rule(drafts, "702.20")[0].extra["rule_keywords"] == {"vigilance": "702.20"}
-    assert all(d.extra["rule_keywords"] == {"trample": "702.19"} for d in of_rule(drafts, "702.19"))
+    assert of_rule(drafts, "702.20")[0].rule_keywords == {"vigilance": "702.20"}
+    assert all(d.rule_keywords == {"trample": "702.19"} for d in of_rule(drafts, "702.19"))
     glossary = [d for d in drafts if d.hierarchy_path == "Glossary"]
-    assert glossary and {"trample": "702.19"} == glossary[-1].extra["rule_keywords"]
+    assert glossary and {"trample": "702.19"} == glossary[-1].rule_keywords
     # the numbered senses of a glossary entry are its text, not rules 1 and 2
     assert any("1. A zone." in d.text and "Graveyard" in d.text for d in glossary)
 

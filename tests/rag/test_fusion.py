@@ -3,7 +3,6 @@ ranks 1–2, question lists weigh 2 and HyDE lists 1, one entry per point id."""
 
 import pytest
 
-from rag import fusion
 from rag.fusion import RankedList, fuse, merge_by_score, rrf_v2
 from rag.store import Hit
 
@@ -65,13 +64,9 @@ def test_plain_rrf_counts_lists_not_their_weights():
     assert {f.id: f.score for f in plain}["a"] == pytest.approx(1 / 61)
 
 
-def test_the_process_setting_chooses_the_fusion_when_the_call_does_not():
+def test_fusion_is_v2_unless_the_caller_says_plain():
+    """No process-wide switch: the caller passes RAG_FUSION_V2_ENABLED (runtime.components)."""
     lists = [RankedList("dense:question", 2, hits("a")), RankedList("dense:hyde", 1, hits("x", "b")),
              RankedList("bm25:hyde", 1, hits("y", "b"))]
-    try:
-        fusion.configure(v2_enabled=False)
-        assert fuse(lists)[0].id == "b"
-        fusion.configure(v2_enabled=True)
-        assert fuse(lists)[0].id == "a"
-    finally:
-        fusion.configure(v2_enabled=True)
+    assert fuse(lists)[0].id == "a"
+    assert fuse(lists, v2=False)[0].id == "b"

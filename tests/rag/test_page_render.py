@@ -14,9 +14,7 @@ from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
 @pytest.fixture(autouse=True)
 def fresh(monkeypatch):
     page_images.invalidate()
-    previous = (page_render._renderer.source, page_render._renderer.dpi)
     yield
-    page_render.configure(source=previous[0], dpi=previous[1])
     page_images.invalidate()
 
 
@@ -37,10 +35,10 @@ def counted(monkeypatch):
 def test_a_page_is_rendered_when_first_asked_for_then_reused(tmp_path, counted):
     pdf = rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES)
     folder = tmp_path / "images" / "heat"
-    page_render.configure(source=lambda f: pdf if f == folder else None, dpi=50)
+    renderer = page_render.LazyRenderer(source=lambda f: pdf if f == folder else None, dpi=50)
 
-    first = page_render.ensure_page_image(folder, 2)
-    again = page_render.ensure_page_image(folder, 2)
+    first = page_render.ensure_page_image(folder, 2, renderer)
+    again = page_render.ensure_page_image(folder, 2, renderer)
 
     assert first == again == folder / "page-02.png"
     with Image.open(first) as image:
@@ -52,13 +50,13 @@ def test_a_page_is_rendered_when_first_asked_for_then_reused(tmp_path, counted):
 def test_two_askers_of_one_page_render_it_once(tmp_path, counted):
     pdf = rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES)
     folder = tmp_path / "images" / "heat"
-    page_render.configure(source=lambda f: pdf, dpi=50)
+    renderer = page_render.LazyRenderer(source=lambda f: pdf, dpi=50)
     start = threading.Barrier(4)
     results = []
 
     def ask():
         start.wait()
-        results.append(page_render.ensure_page_image(folder, 1))
+        results.append(page_render.ensure_page_image(folder, 1, renderer))
 
     threads = [threading.Thread(target=ask) for _ in range(4)]
     for thread in threads:
@@ -73,24 +71,24 @@ def test_two_askers_of_one_page_render_it_once(tmp_path, counted):
 def test_an_image_older_than_the_pdf_is_rendered_again(tmp_path, counted):
     pdf = rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES)
     folder = tmp_path / "images" / "heat"
-    page_render.configure(source=lambda f: pdf, dpi=50)
-    old = page_render.ensure_page_image(folder, 1)
+    renderer = page_render.LazyRenderer(source=lambda f: pdf, dpi=50)
+    old = page_render.ensure_page_image(folder, 1, renderer)
     stamp = pdf.stat().st_mtime - 60
     os.utime(old, (stamp, stamp))  # as if rendered from the previous upload
 
-    assert page_render.ensure_page_image(folder, 1) == old
+    assert page_render.ensure_page_image(folder, 1, renderer) == old
     assert counted == [(1, 1), (1, 1)]
     assert old.stat().st_mtime >= pdf.stat().st_mtime
 
 
 def test_unknown_pdf_or_broken_pdf_means_no_image_not_an_error(tmp_path):
     folder = tmp_path / "images" / "ghost"
-    page_render.configure(source=lambda f: None, dpi=50)
-    assert page_render.ensure_page_image(folder, 1) is None
+    renderer = page_render.LazyRenderer(source=lambda f: None, dpi=50)
+    assert page_render.ensure_page_image(folder, 1, renderer) is None
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(b"%PDF-1.4\nnot a pdf at all\n")
-    page_render.configure(source=lambda f: broken, dpi=50)
-    assert page_render.ensure_page_image(folder, 1) is None
+    renderer = page_render.LazyRenderer(source=lambda f: broken, dpi=50)
+    assert page_render.ensure_page_image(folder, 1, renderer) is None
     assert not list(folder.glob("*.png"))
 
 

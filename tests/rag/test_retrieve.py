@@ -5,7 +5,7 @@ import dataclasses
 
 import pytest
 
-from rag.retrieve import retrieve, rule_numbers_in
+from rag.retrieve import FORUM_FREE_INTENTS, retrieve, rule_numbers_in
 from tests.rag.corpus import BASE, EXPANSION, embedder, memory_store, payload
 
 
@@ -63,10 +63,10 @@ def test_rule_numbers_are_recognised(question, numbers):
 
 def test_forum_chunks_are_dropped_for_synergy_meta_and_deckbuilding(store):
     question = "Le joueur actif pioche-t-il deux cartes au premier tour ?"
-    rules = top(store, question, intent="rules")
+    rules = top(store, question)
     assert any(c.is_forum for c in rules.chunks)
-    for intent in ("synergy", "meta", "deckbuilding"):
-        assert not any(c.is_forum for c in top(store, question, intent=intent).chunks)
+    for intent in ("synergy", "meta", "deckbuilding"):  # the caller knows the intent, and asks
+        assert not any(c.is_forum for c in top(store, question, drop_forum=intent in FORUM_FREE_INTENTS).chunks)
 
 
 def test_hyde_passage_adds_its_own_lists(store):

@@ -16,6 +16,7 @@ from ingest.models import IngestJob
 from questions.booklets import booklets_of
 from questions.rendering import render_answer
 from rag.page_render import ensure_page_image
+from runtime import components
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf, scanned_pdf
 from tests.ingest.running import ingest_inline
 
@@ -63,7 +64,7 @@ def _file(data: bytes):
 @pytest.fixture
 def heat(tmp_path, alice):
     job = ingest_inline(rulebook_pdf(tmp_path / "v1.pdf", LOREM_RULES), new_game_name="Heat")
-    ensure_page_image(job.booklet.images_dir, 1)  # a player opened a citation: page 1 is rendered
+    ensure_page_image(job.booklet.images_dir, 1, components.page_renderer())  # a player opened a citation: page 1 is rendered
     client = Client()
     client.force_login(alice)
     before = booklet_as_served(client, job.game)

@@ -11,11 +11,11 @@ from __future__ import annotations
 from games.deck_phase1 import ask_phase1
 from games.deck_requests import ask_deckbuilding
 
-from ..context import AskContext
+from ..context import Answer, AskContext, Resolved
 from ..stop import AnswerStopped, StoppableLLM
 
 
-def answer_with_deck(ctx: AskContext) -> None:
+def answer_with_deck(ctx: AskContext, resolved: Resolved) -> Answer:
     streamed: list[str] = []
 
     def emit(name: str, data: dict) -> None:
@@ -24,14 +24,13 @@ def answer_with_deck(ctx: AskContext) -> None:
         ctx.emit(name, data)
 
     request = dict(
-        game=ctx.game, question=ctx.text, mentioned_cards=ctx.fresh_cards, sticky_cards=ctx.sticky_cards,
-        history=ctx.question.history, emit=emit, llm=StoppableLLM(ctx.llm, ctx.answering),
+        game=ctx.game, question=ctx.text, mentioned_cards=resolved.fresh_cards, sticky_cards=resolved.sticky_cards,
+        history=ctx.question.history, emit=emit, llm=StoppableLLM(resolved.llm, ctx.answering),
     )  # fmt: skip
     try:
         if not ctx.game.card_game:
-            ctx.answer = ask_phase1(**request, booklets=ctx.booklets)
-            return
+            return Answer(ask_phase1(**request, booklets=resolved.booklets))
         deck = ask_deckbuilding(**request)
-        ctx.answer, ctx.done_extra = deck.text, deck.done_extra
+        return Answer(deck.text, done_extra=deck.done_extra)
     except AnswerStopped:
-        ctx.answer, ctx.stopped = "".join(streamed), True
+        return Answer("".join(streamed), stopped=True)

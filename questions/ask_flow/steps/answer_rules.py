@@ -5,6 +5,7 @@ plainly, then quotes the booklets (ASK_QUOTA_FALLBACK_EXTRACTIVE)."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.utils import timezone, translation
@@ -17,24 +18,41 @@ from rag.answer import best_page_image, build_user_prompt
 from rag.extractive import extractive_answer
 from rag.cards import mention_blocks, wrap_card_names
 from rag.llm.base import ClaudeQuotaError, LLMError
+from rag.retrieve import RetrievedChunk
 
-from ..context import AskContext, Emit
+from ..context import Answer, AskContext, Emit, Found, Resolved, search_text
 
 log = logging.getLogger(__name__)
 
 
-def answer_from_rules(ctx: AskContext) -> None:
-    ctx.answer = _llm_answer(ctx) if ctx.llm.available else emit_text(extractive(ctx), ctx.emit, ctx)
+@dataclass(frozen=True)
+class Brief:
+    """What the answer is written from: the question's context, what it is about, the passages."""
+
+    ctx: AskContext
+    resolved: Resolved
+    found: Found
+    chunks: list[RetrievedChunk]
+
+
+def answer_from_rules(ctx: AskContext, resolved: Resolved, found: Found, chunks: list[RetrievedChunk]) -> Answer:
+    brief = Brief(ctx, resolved, found, chunks)
+    if resolved.llm.available:
+        answer = _llm_answer(brief)
+    else:
+        answer = emit_text(extractive(brief), ctx.emit, ctx.answering)
     if ctx.game.card_game:  # card names become [[card:Name]]: the page previews the card
-        named = cards_named_in(ctx.game, ctx.answer)
-        ctx.answer = wrap_card_names(ctx.answer, [*ctx.fresh_cards, *ctx.sticky_cards, *named])
+        named = cards_named_in(ctx.game, answer.text)
+        text = wrap_card_names(answer.text, [*resolved.fresh_cards, *resolved.sticky_cards, *named])
+        answer = Answer(text, stopped=answer.stopped)
+    return answer
 
 
-def extractive(ctx: AskContext) -> str:
+def extractive(brief: Brief) -> str:
     return extractive_answer(
-        ctx.text, ctx.chunks, best_score=ctx.retrieval.best_score, min_score=settings.ASK_MIN_SCORE,
-        embedder=components.embedder(), search_text=ctx.search_text, words_in=reader_language(),
-        abstain_below=settings.ASK_ABSTAIN_BELOW,
+        brief.ctx.text, brief.chunks, best_score=brief.found.retrieval.best_score, min_score=settings.ASK_MIN_SCORE,
+        embedder=components.embedder(), search_text=search_text(brief.ctx.question, brief.found),
+        words_in=reader_language(), abstain_below=settings.ASK_ABSTAIN_BELOW,
     )  # fmt: skip
 
 
@@ -45,67 +63,60 @@ def reader_language() -> str | None:
     return "en" if (translation.get_language() or "").startswith("en") else None
 
 
-def _llm_answer(ctx: AskContext) -> str:
+def _llm_answer(brief: Brief) -> Answer:
+    ctx, llm = brief.ctx, brief.resolved.llm
     question = ctx.question
-    image = best_page_image(ctx.chunks, remote_root=_remote_images_root())
+    found = components.current()
+    image = best_page_image(brief.chunks, remote_root=found.vision_images_root, renderer=components.page_renderer())
     prompt = build_user_prompt(  # every passage retrieved (ASK_TOP_K), in retrieval's final order
-        question.text, ctx.chunks, game_name=ctx.game.name, bgg_metadata=ctx.game.bgg_metadata,
-        history=question.history, image=image, cards_block=mention_blocks(ctx.fresh_cards, ctx.sticky_cards),
+        question.text, brief.chunks, game_name=ctx.game.name, bgg_metadata=ctx.game.bgg_metadata, history=question.history,
+        image=image, cards_block=mention_blocks(brief.resolved.fresh_cards, brief.resolved.sticky_cards),
     )  # fmt: skip
     parts: list[str] = []
     stop = ctx.answering
     if stop.stopped():  # pressed while the passages were searched: no paid call starts
-        ctx.stopped = True
-        return ""
+        return Answer("", stopped=True)
     try:
-        for delta in ctx.llm.stream(
+        for delta in llm.stream(
             prompts.SYSTEM_PROMPT, prompt, model=settings.ASK_ANSWER_MODEL,
             timeout=settings.ASK_ANSWER_TIMEOUT_S, images=[image.path] if image else [],
         ):  # fmt: skip
             if stop.stopped():  # the player pressed « Arrêter »: keep what was streamed
-                ctx.stopped = True
-                return "".join(parts)
+                return Answer("".join(parts), stopped=True)
             if delta:
                 parts.append(delta)
                 ctx.emit("token", {"text": delta})
     except ClaudeQuotaError as exc:
         reset = timezone.localtime(exc.reset_at).strftime("%H:%M") if exc.reset_at else "?"
-        return _fallback(ctx, parts, gettext("Le quota du modèle de langage est atteint (reprise vers %(reset)s).") % {"reset": reset})
+        return _fallback(brief, parts, gettext("Le quota du modèle de langage est atteint (reprise vers %(reset)s).") % {"reset": reset})
     except LLMError as exc:
         log.warning("answer by LLM failed: %s", exc)
-        return _fallback(ctx, parts, llm_failed(exc))
+        return _fallback(brief, parts, llm_failed(exc))
     answer = "".join(parts)
     if not answer.strip():
-        return _fallback(ctx, parts, llm_failed(gettext("réponse vide")))
-    return answer
+        return _fallback(brief, parts, llm_failed(gettext("réponse vide")))
+    return Answer(answer)
 
 
-def _fallback(ctx: AskContext, parts: list[str], message: str) -> str:
+def _fallback(brief: Brief, parts: list[str], message: str) -> Answer:
     """After a failed LLM answer: say so plainly, then quote the booklets (when allowed)."""
     text = ("\n\n" if parts else "") + message + "\n\n"
     if settings.ASK_QUOTA_FALLBACK_EXTRACTIVE:
-        text += gettext("Réponse extractive, tirée directement des livrets :") + "\n\n" + extractive(ctx)
-    return "".join(parts) + emit_text(text, ctx.emit)
+        text += gettext("Réponse extractive, tirée directement des livrets :") + "\n\n" + extractive(brief)
+    return Answer("".join(parts) + emit_text(text, brief.ctx.emit).text)
 
 
 def llm_failed(error) -> str:
     return gettext("Le modèle de langage n'a pas pu répondre (%(error)s).") % {"error": error}
 
 
-def emit_text(text: str, emit: Emit, ctx: AskContext | None = None) -> str:
-    """Stream a ready answer line by line, as an LLM would stream it (up to a stop, with `ctx`)."""
-    stop = ctx.answering if ctx is not None else None
+def emit_text(text: str, emit: Emit, stop=None) -> Answer:
+    """Stream a ready answer line by line, as an LLM would stream it (up to a stop, with the
+    question's `Answering` as `stop`)."""
     sent = []
     for line in text.splitlines(keepends=True):
         if stop is not None and stop.stopped():
-            ctx.stopped = True
-            return "".join(sent)
+            return Answer("".join(sent), stopped=True)
         sent.append(line)
         emit("token", {"text": line})
-    return text
-
-
-def _remote_images_root() -> str:
-    if settings.LLM_BACKEND != "claude-ssh":
-        return ""
-    return getattr(settings, "VISION_SSH_IMAGES_PATH", "/projet/boardgame-pdfs")
+    return Answer(text)

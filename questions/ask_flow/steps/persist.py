@@ -3,18 +3,24 @@ so a poller or a reloaded page finds what the stream showed."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...models import Question
 from .. import payloads
-from ..context import AskContext
 from ..answering import forget_stop
+from ..context import Answered
 
 
-def persist(ctx: AskContext) -> None:
-    ctx.diagnostics = payloads.diagnostics(ctx)
-    ctx.question.mark_done(
-        answer=ctx.answer, intent=ctx.intent, best_score=ctx.retrieval.best_score, diagnostics=ctx.diagnostics,
+def persist(answered: Answered) -> Answered:
+    """Store the answer; returns it with its diagnostics (the `diagnostics` event)."""
+    answered = replace(answered, diagnostics=payloads.diagnostics(answered))
+    question = answered.question
+    question.mark_done(
+        answer=answered.answer, intent=answered.intent, best_score=answered.retrieval.best_score,
+        diagnostics=answered.diagnostics,
     )  # fmt: skip
-    if ctx.stopped:  # the player stopped it: the partial answer is kept, marked as such
-        Question.objects.filter(pk=ctx.question.pk).update(stopped=True)
-        ctx.question.stopped = True
-    forget_stop(ctx.question.pk)
+    if answered.stopped:  # the player stopped it: the partial answer is kept, marked as such
+        Question.objects.filter(pk=question.pk).update(stopped=True)
+        question.stopped = True
+    forget_stop(question.pk)
+    return answered

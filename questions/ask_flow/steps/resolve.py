@@ -9,16 +9,18 @@ from runtime import components
 from rag.cards import capped_sticky
 
 from ...booklets import booklets_of
-from ..context import AskContext
+from ...models import Question
+from ..context import Resolved
 
 
-def resolve(ctx: AskContext) -> None:
-    question = ctx.question
+def resolve(question: Question) -> Resolved:
+    game = question.game
     extensions = Extension.objects.filter(questions=question).order_by("name")
-    ctx.booklets = booklets_of(ctx.game, extensions)
-    ctx.fresh_cards = resolve_mentions(ctx.game, question.card_mentions)
     shown_sticky = capped_sticky(question.sticky_card_mentions, question.text, question.history)
-    ctx.sticky_cards = resolve_mentions(ctx.game, shown_sticky)
-    ctx.sticky_after = question.sticky_cards_after()
-    ctx.llm = components.llm_backend()
-
+    return Resolved(
+        booklets=booklets_of(game, extensions),
+        fresh_cards=resolve_mentions(game, question.card_mentions),
+        sticky_cards=resolve_mentions(game, shown_sticky),
+        sticky_after=question.sticky_cards_after(),
+        llm=components.llm_backend(),
+    )

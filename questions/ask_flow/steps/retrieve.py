@@ -13,10 +13,11 @@ from runtime import components
 from rag.followup import context_query
 from rag.llm_rerank import LLMListwiseReranker
 from rag.rerank import TeiReranker
-from rag.retrieve import retrieve
+from rag.retrieve import BookletRef, retrieve
+from rag.store import VectorStore
 from runtime import executors
 
-from ..context import AskContext
+from ..context import AskContext, Found, Resolved, Understanding
 from .understand import await_rewrite
 
 _reranker_lock = threading.Lock()
@@ -44,23 +45,27 @@ def llm_reranker(llm) -> LLMListwiseReranker | None:
     )
 
 
-def sync_index(ctx: AskContext) -> None:
-    ctx.store = components.vector_store()
-    sync_if_changed(ctx.store, [b.collection for b in ctx.booklets])
+def sync_index(booklets: list[BookletRef]) -> VectorStore:
+    """The process's store, brought up to date with the booklets' rows first."""
+    store = components.vector_store()
+    sync_if_changed(store, [b.collection for b in booklets])
+    return store
 
 
-def retrieve_passages(ctx: AskContext) -> None:
-    rewritten = await_rewrite(ctx)
-    ctx.follow_up_rewritten = rewritten is not None
-    ctx.context_text = rewritten or context_query(ctx.text, ctx.question.history)
+def retrieve_passages(
+    ctx: AskContext, resolved: Resolved, store: VectorStore, hyde: str | None, understanding: Understanding
+) -> Found:
+    rewritten = await_rewrite(understanding)
+    context_text = rewritten or context_query(ctx.text, ctx.question.history)
     kwargs = dict(
-        store=ctx.store, embedder=components.embedder(), booklets=ctx.booklets, hyde_passage=ctx.hyde,
-        context_text=ctx.context_text,
-        top_k=settings.ASK_TOP_K * 2, executor=executors.retrieve_fanout(),
+        store=store, embedder=components.embedder(), booklets=resolved.booklets, hyde_passage=hyde,
+        context_text=context_text,
+        top_k=settings.ASK_TOP_K * 2, executor=executors.retrieve_fanout(), fusion_v2=components.current().fusion_v2,
     )  # fmt: skip
     # a failed rerank keeps the fused order (rag.retrieve); a stop pressed meanwhile starts no
     # paid call (the answer step then ends the answer)
-    chosen = reranker() or llm_reranker(ctx.llm)
+    chosen = reranker() or llm_reranker(resolved.llm)
     if isinstance(chosen, LLMListwiseReranker) and ctx.answering.stopped():
         chosen = None
-    ctx.retrieval = retrieve(ctx.text, reranker=chosen, rerank_query=ctx.search_text, **kwargs)
+    retrieval = retrieve(ctx.text, reranker=chosen, rerank_query=context_text or ctx.text, **kwargs)
+    return Found(retrieval=retrieval, hyde=hyde, context_text=context_text, follow_up_rewritten=rewritten is not None)

@@ -13,38 +13,37 @@ from rag.followup import follows_up, standalone_question
 from rag.hyde import hypothetical_passage
 from runtime import executors
 
-from ..context import AskContext
+from ...models import Question
+from ..context import Understanding
 
 
-def start_understanding(ctx: AskContext) -> None:
+def start_understanding(question: Question, llm) -> Understanding:
     steps, calls = executors.ask_steps(), executors.llm_calls()
-    ctx.intent_future = steps.submit(
-        classify, ctx.text, ctx.llm, settings.ASK_CLASSIFY_TIMEOUT_S, executor=calls
-    )
-    ctx.hyde_future = steps.submit(
-        hypothetical_passage, ctx.text, ctx.llm, ctx.game.name, settings.ASK_HYDE_TIMEOUT_S, executor=calls
-    )
-    if getattr(ctx.llm, "available", False) and follows_up(ctx.text, ctx.question.history):
-        ctx.rewrite_future = steps.submit(
-            standalone_question, ctx.text, ctx.question.history, ctx.llm,
-            timeout=settings.ASK_FOLLOWUP_TIMEOUT_S, executor=calls,
-        )
+    text = question.text
+    intent = steps.submit(classify, text, llm, settings.ASK_CLASSIFY_TIMEOUT_S, executor=calls)
+    hyde = steps.submit(hypothetical_passage, text, llm, question.game.name, settings.ASK_HYDE_TIMEOUT_S, executor=calls)
+    rewrite = None
+    if getattr(llm, "available", False) and follows_up(text, question.history):
+        rewrite = steps.submit(
+            standalone_question, text, question.history, llm, timeout=settings.ASK_FOLLOWUP_TIMEOUT_S, executor=calls,
+        )  # fmt: skip
+    return Understanding(intent=intent, hyde=hyde, rewrite=rewrite)
 
 
-def await_hyde(ctx: AskContext) -> None:
-    ctx.hyde = ctx.hyde_future.result()
+def await_hyde(understanding: Understanding) -> str | None:
+    return understanding.hyde.result()
 
 
-def await_rewrite(ctx: AskContext) -> str | None:
+def await_rewrite(understanding: Understanding) -> str | None:
     """The follow-up's standalone question, or None (none asked for, failed, or still queued
     behind other answers' steps after its own deadline: the offline text is searched)."""
-    if ctx.rewrite_future is None:
+    if understanding.rewrite is None:
         return None
     try:
-        return ctx.rewrite_future.result(timeout=settings.ASK_FOLLOWUP_TIMEOUT_S + 1.0)
+        return understanding.rewrite.result(timeout=settings.ASK_FOLLOWUP_TIMEOUT_S + 1.0)
     except FutureTimeout:
         return None
 
 
-def await_intent(ctx: AskContext) -> None:
-    ctx.intent = ctx.intent_future.result()
+def await_intent(understanding: Understanding) -> str:
+    return understanding.intent.result()

@@ -5,7 +5,7 @@ import pytest
 from rag.llm import NoLLM
 from rag.llm.claude_cli import ClaudeCLIBackend
 from rag.llm.claude_ssh import ClaudeSSHBackend
-from rag.llm.factory import backend_from_settings, forget_backends
+from rag.llm.factory import forget_backends
 from rag.llm.openai import OpenAIBackend
 from runtime import components
 
@@ -41,7 +41,7 @@ def test_claude_cli_backend_uses_the_cli_aliases_by_default(settings, tmp_path):
     settings.LLM_BACKEND = "claude-cli"
     settings.CLAUDE_CLI_WORKDIR = tmp_path / "work"
     settings.LLM_MODEL_SONNET = "claude-sonnet-4-5"
-    backend = backend_from_settings(settings)
+    backend = components.llm_backend()
     assert isinstance(backend.backend, ClaudeCLIBackend)
     assert backend.resolve_model("haiku") == "haiku"
     assert backend.resolve_model("sonnet") == "claude-sonnet-4-5"
@@ -53,7 +53,7 @@ def test_claude_ssh_settings_reach_the_connection(settings):
     settings.CLAUDE_SSH_HOST = "claude-vm.lan"
     settings.CLAUDE_SSH_MAX_CONCURRENT = 4
     settings.QUOTA_TIME_ZONE = "America/Bogota"
-    backend = backend_from_settings(settings)
+    backend = components.llm_backend()
     assert isinstance(backend.backend, ClaudeSSHBackend)
     assert backend.backend.ssh.host == "claude-vm.lan" and backend.backend.ssh.user == "oracle"
     assert backend.backend.connection.slots._value == 4
