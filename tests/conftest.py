@@ -3,6 +3,7 @@ isolated vector store and media folder per test."""
 
 import pytest
 
+from tests.card_fixtures import card_embedder  # noqa: F401  (one per session: see its docstring)
 from tests.factories import StaffFactory, UserFactory
 from tests.support.daphne import live_daphne, live_daphne_asgi, live_daphne_env  # noqa: F401  (shared fixtures)
 
