@@ -13,13 +13,16 @@ django_asgi_app = get_asgi_application()
 from oracle_site import daphne_limit  # noqa: E402
 from oracle_site.body_limit import BodySizeLimit  # noqa: E402
 
+# At most STREAMS_MAX_OPEN event streams at once; past it a 503 with Retry-After (docs/reliability.md).
+from oracle_site.stream_cap import StreamCap  # noqa: E402
+
 daphne_limit.install()
 
 # SIGTERM stops the process within SHUTDOWN_GRACE_S, busy or not (oracle_site/shutdown.py).
 from oracle_site.shutdown import arm_on_shutdown  # noqa: E402
 
 arm_on_shutdown()
-application = ProtocolTypeRouter({"http": BodySizeLimit(django_asgi_app)})
+application = ProtocolTypeRouter({"http": StreamCap(BodySizeLimit(django_asgi_app))})
 
 # The ASGI server process owns the local vector index: keep it in sync with the rows.
 from oracle_site.index_owner import start_index_owner  # noqa: E402

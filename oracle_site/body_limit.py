@@ -39,7 +39,7 @@ def declared_length(headers) -> int | None:
     return None
 
 
-def _language(headers) -> str:
+def client_language(headers) -> str:
     """English for a browser or client that prefers it, French (the UI's first language) else."""
     for name, value in headers:
         if name.lower() == b"accept-language":
@@ -52,7 +52,7 @@ def refusal(path: str, limit: int, headers) -> tuple[int, list, bytes]:
     from django.utils import translation
     from django.utils.translation import gettext as _
 
-    with translation.override(_language(headers)):
+    with translation.override(client_language(headers)):
         message = _("Requête trop volumineuse : la limite est de %(mb)s Mo (%(bytes)d octets).") % {
             "mb": f"{limit / 2**20:.0f}",
             "bytes": limit,

@@ -338,6 +338,8 @@ INGEST_STALE_AFTER_S = env_float("INGEST_STALE_AFTER_S", 120.0)  # no heartbeat 
 INGEST_MAX_ATTEMPTS = env_int("INGEST_MAX_ATTEMPTS", 3)  # worker deaths before a job fails
 SHUTDOWN_GRACE_S = env_float("SHUTDOWN_GRACE_S", 5.0)  # daphne exits this long after SIGTERM at the latest
 HTTP_READ_TIMEOUT_S = env_float("HTTP_READ_TIMEOUT_S", 30.0)  # daphne closes a connection silent this long mid-request; 0: Twisted's 12 h
+STREAMS_MAX_OPEN = env_int("STREAMS_MAX_OPEN", 200)  # event streams open at once per web process; past it 503 (oracle_site/stream_cap.py); 0: no cap
+STREAMS_RETRY_AFTER_S = env_int("STREAMS_RETRY_AFTER_S", 5)  # the Retry-After of that 503
 RECOVERY_SWEEP_INTERVAL_S = env_float("RECOVERY_SWEEP_INTERVAL_S", 60.0)  # web process; 0 disables
 
 # Login throttling (django-axes) on /login/ and /admin/login/: after LOGIN_FAILURE_LIMIT wrong

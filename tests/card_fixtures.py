@@ -43,7 +43,13 @@ class MemoEmbedder:
 @pytest.fixture(scope="session")
 def card_embedder(request):
     """Vectors are also kept in pytest's cache folder between runs (a fresh checkout computes
-    them once: ~300 card texts)."""
+    them once: ~300 card texts).
+
+    Registered in tests/conftest.py only, so one embedder serves the whole session (one per
+    xdist worker). A module importing this fixture would get its own definition, hence its own
+    session-scoped instance, which recomputed every vector (~20 s idle, ~60 s under load, in
+    each of ten modules: the cache folder is written at the session's end). Tests only read
+    it (its memory grows with vectors that do not depend on the test)."""
     from rag.embeddings import EmbedderConfig, get_embedder
 
     embedder = MemoEmbedder(get_embedder(EmbedderConfig()))

@@ -5,7 +5,7 @@ list is built from the catalog)."""
 import pytest
 
 from questions.models import ApiToken
-from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
+from tests.card_fixtures import dominaria  # noqa: F401
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db

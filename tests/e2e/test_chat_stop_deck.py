@@ -6,7 +6,6 @@ marked interrupted (a reload shows it the same), and an unfinished list gets no 
 import pytest
 
 from questions.models import Question
-from tests.card_fixtures import card_embedder  # noqa: F401
 from tests.e2e.conftest import SERVER_ENV, open_signed_in
 from tests.e2e.test_deckbuilding_badge import magic_rows  # noqa: F401
 

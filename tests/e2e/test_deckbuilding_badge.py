@@ -8,7 +8,7 @@ from games.card_import import import_cards
 from games.card_indexing import embed_pending_cards
 from games.models import Game
 from questions.models import Question
-from tests.card_fixtures import DOMINARIA, card_embedder  # noqa: F401
+from tests.card_fixtures import DOMINARIA  # noqa: F401
 from tests.e2e.conftest import open_signed_in, screenshot
 from tests.factories import GameFactory
 

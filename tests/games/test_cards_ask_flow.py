@@ -6,7 +6,7 @@ import pytest
 
 from questions.ask_flow.flow import answer_question
 from questions.ask_flow.intake import create_question
-from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
+from tests.card_fixtures import dominaria  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 

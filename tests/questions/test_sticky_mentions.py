@@ -12,7 +12,7 @@ from django.test import AsyncClient
 from runtime import components
 from questions.models import Question
 from rag.cards import FRESH_BLOCK_TITLE, STICKY_BLOCK_TITLE
-from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
+from tests.card_fixtures import dominaria  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)  # answers are written by pool threads
 

@@ -13,7 +13,7 @@ from rag.llm.base import AnswerStopped, HealthReport, LLMError
 from runtime import components
 from rag.deckbuilding.spec import SPEC_SYSTEM_PROMPT
 from rag.synergy import DECOMPOSE_SYSTEM
-from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
+from tests.card_fixtures import dominaria  # noqa: F401
 from tests.questions.test_answer_service import game_and_extension  # noqa: F401
 from tests.rag.test_deckbuilding_ask import ReplayedLLM
 from tests.rag.test_deckbuilding_build import VALID

@@ -2,7 +2,7 @@
 from games.card_indexing import card_collection
 from rag.synergy import card_filter, decompose, decompose_with_rules, match_sets, query_variants, synergy_search
 from runtime import components
-from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
+from tests.card_fixtures import dominaria  # noqa: F401
 
 
 class ReplayedLLM:

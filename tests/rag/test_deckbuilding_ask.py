@@ -12,7 +12,7 @@ from rag.deckbuilding.spec import SPEC_SYSTEM_PROMPT
 from rag.llm.base import HealthReport, NoLLM
 from rag.synergy import DECOMPOSE_SYSTEM
 from runtime import components
-from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
+from tests.card_fixtures import dominaria  # noqa: F401
 from tests.rag.test_deckbuilding_build import SPEC, TOO_SHORT, VALID
 
 QUESTION = "Construis-moi une decklist complète Standard avec sideboard autour de @Llanowar Elves et @Academy Drake"

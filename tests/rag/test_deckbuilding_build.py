@@ -11,7 +11,7 @@ from rag.deckbuilding import DeckRequest, DeckTools, build_deck
 from rag.deckbuilding.prompt import RETRY_SEPARATOR
 from rag.llm.base import LLMError, NoLLM
 from runtime import components
-from tests.card_fixtures import card_embedder, dominaria  # noqa: F401
+from tests.card_fixtures import dominaria  # noqa: F401
 
 QUESTION = "Construis-moi une decklist complète Standard avec sideboard autour de mes deux cartes."
 

@@ -9,7 +9,7 @@ from rag.deckbuilding import DeckRequest, DeckTools, build_deck, default_spec
 from rag.deckbuilding.pool import eligible_pool
 from rag.llm.base import NoLLM
 from runtime import components
-from tests.card_fixtures import DATA, card_embedder, make_catalog  # noqa: F401
+from tests.card_fixtures import DATA, make_catalog  # noqa: F401
 
 
 @pytest.fixture

@@ -10,9 +10,7 @@ import pytest
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def live_daphne_env():
-    return {"HTTP_READ_TIMEOUT_S": "1"}
+DAPHNE_ENV = {"HTTP_READ_TIMEOUT_S": "1"}  # one server for the module (module_daphne)
 
 
 def closed_by_server(base_url: str, sent: bytes, wait_s: float = 30) -> bool:
@@ -28,17 +26,17 @@ def closed_by_server(base_url: str, sent: bytes, wait_s: float = 30) -> bool:
         return True
 
 
-def test_a_request_whose_headers_stop_coming_is_closed(live_daphne):
-    assert closed_by_server(live_daphne, b"GET /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/html\r\n")
+def test_a_request_whose_headers_stop_coming_is_closed(module_daphne):
+    assert closed_by_server(module_daphne, b"GET /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/html\r\n")
 
 
-def test_a_request_whose_body_stops_coming_is_closed(live_daphne):
+def test_a_request_whose_body_stops_coming_is_closed(module_daphne):
     head = b"POST /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 500\r\n\r\n"
-    assert closed_by_server(live_daphne, head + b"username=bob&pass")
+    assert closed_by_server(module_daphne, head + b"username=bob&pass")
 
 
-def test_a_complete_request_is_still_answered(live_daphne):
-    address = urlsplit(live_daphne)
+def test_a_complete_request_is_still_answered(module_daphne):
+    address = urlsplit(module_daphne)
     with socket.create_connection((address.hostname, address.port), timeout=30) as sock:
         sock.sendall(b"GET /login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         response = b""

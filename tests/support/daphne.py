@@ -75,8 +75,27 @@ def live_daphne_asgi() -> str:
 @pytest.fixture
 def live_daphne(transactional_db, settings, tmp_path, live_daphne_env, live_daphne_asgi):
     """Yield the base URL (http://127.0.0.1:PORT) of a daphne serving the test database."""
+    yield from serve(settings, tmp_path, live_daphne_env, live_daphne_asgi)
+
+
+@pytest.fixture(scope="module")
+def module_daphne(request, django_db_setup, django_db_blocker, tmp_path_factory):
+    """One daphne for a whole module (`live_daphne`'s server, started once): for tests that
+    create no rows for it to read (the test database is shared, not reset for it). Settings:
+    a module-level `DAPHNE_ENV` dict."""
+    from django.conf import settings
+
+    tmp_path = tmp_path_factory.mktemp("module-daphne")
+    folders = {"MEDIA_ROOT": tmp_path / "media", "QDRANT_PATH": tmp_path / "qdrant"}
+    with django_db_blocker.unblock():
+        yield from serve(settings, tmp_path, getattr(request.module, "DAPHNE_ENV", {}), "oracle_site.asgi:application", folders)
+
+
+def serve(settings, tmp_path: Path, extra_env: dict, asgi: str, folders: dict | None = None):
+    """Start daphne on a free port, yield its base URL once it answers, stop it."""
     from django.db import connection
 
+    folders = folders or {"MEDIA_ROOT": settings.MEDIA_ROOT, "QDRANT_PATH": settings.QDRANT_PATH}
     port = free_port()
     base_url = f"http://127.0.0.1:{port}"
     var_dir = tmp_path / "server-var"
@@ -87,18 +106,18 @@ def live_daphne(transactional_db, settings, tmp_path, live_daphne_env, live_daph
         "DATABASE_URL": database_url(connection.settings_dict),
         "SECRET_KEY": settings.SECRET_KEY,
         "ORACLE_VAR_DIR": str(var_dir),
-        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-        "QDRANT_PATH": str(settings.QDRANT_PATH),
+        "MEDIA_ROOT": str(folders["MEDIA_ROOT"]),
+        "QDRANT_PATH": str(folders["QDRANT_PATH"]),
         "STATIC_MANIFEST": "false",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "PYTHONPATH": str(BASE_DIR),
         "OMP_WAIT_POLICY": "PASSIVE",
-        **live_daphne_env,
+        **extra_env,
     }
     log_path = tmp_path / "daphne.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), live_daphne_asgi],
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), asgi],
             cwd=BASE_DIR,
             env=env,
             stdout=log,
