@@ -91,23 +91,30 @@ def extractive_answer(
     if not quoted:
         return prompts.no_answer(words_in)
     asked_in = words_in or language.detect(question) or language.FRENCH
-    lead, support = quoted[0], quoted[1:]
     if booklets_silent(search_text or question, chunks, abstain_below):  # no passage states it: say so
         lines = [prompts.extractive_text("silent", asked_in), ""] + [f"- {quote_line(q)}" for q in quoted]
     else:
-        lines = [opening_line(lead.chunk, asked_in), "", quote_line(lead)]
-        if support:
-            lines += ["", prompts.extractive_text("support", asked_in), ""]
-            lines += [f"- {quote_line(q)}" for q in support]
-        variant = overrides.variant_for(lead.chunk, chunks)  # a mode the question does not name: offered after
-        variant_quotes = quote_passages(search_text or question, [variant], embedder) if variant is not None else []
-        if variant_quotes and all(q.quote.text != variant_quotes[0].quote.text for q in quoted):
-            lines += ["", overrides.variant_intro(asked_in), "", f"- {quote_line(variant_quotes[0])}"]
+        lines = _answer_lines(search_text or question, quoted, chunks, embedder, asked_in)
     forum = [c for c in chunks[:4] if c.is_forum][:1]
     forum_quotes = quote_passages(search_text or question, forum, embedder)
     if forum_quotes:
         lines += ["", prompts.extractive_text("forum", asked_in), "", f"- {quote_line(forum_quotes[0])}"]
     return "\n".join(lines).strip() + "\n"
+
+
+def _answer_lines(text: str, quoted: list, chunks: list[RetrievedChunk], embedder, asked_in: str) -> list[str]:
+    """The opening, the lead quote, the supporting quotes, and a variant the question does not
+    name offered after them (« En variante … »)."""
+    lead, support = quoted[0], quoted[1:]
+    lines = [opening_line(lead.chunk, asked_in), "", quote_line(lead)]
+    if support:
+        lines += ["", prompts.extractive_text("support", asked_in), ""]
+        lines += [f"- {quote_line(q)}" for q in support]
+    variant = overrides.variant_for(lead.chunk, chunks)
+    variant_quotes = quote_passages(text, [variant], embedder) if variant is not None else []
+    if variant_quotes and all(q.quote.text != variant_quotes[0].quote.text for q in quoted):
+        lines += ["", overrides.variant_intro(asked_in), "", f"- {quote_line(variant_quotes[0])}"]
+    return lines
 
 
 def quote_passages(question: str, chunks: list[RetrievedChunk], embedder) -> list[Quoted]:

@@ -155,61 +155,24 @@ def _table(seed: list[Word], words: list[Word], rows: list[list[Word]], used: se
     size = seed[0].size
     # The rows of the table: the page rows that hold one of the seed column's numbers.
     table_rows = [row for row in rows if any(w is n for n in seed for w in row)]
-    # Neighbouring numbers on those rows (other numeric columns), chained by short gaps.
-    cells: list[list[Word]] = []
-    for row in table_rows:
-        at = next(i for i, w in enumerate(row) if any(w is n for n in seed))
-        start = end = at
-        while start > 0 and row[start - 1].numeric and row[start].x0 - row[start - 1].x1 < GUTTER * size:
-            start -= 1
-        while end + 1 < len(row) and row[end + 1].numeric and row[end + 1].x0 - row[end].x1 < GUTTER * size:
-            end += 1
-        cells.append(row[start : end + 1])
+    cells = [_numbers_around(seed, row, size) for row in table_rows]
     columns = _columns(cells, size)
     if not columns:
         return None
-    left = min(c[0] for c in columns)
-    right = max(c[1] for c in columns)
-    parsed = []  # (label words, values by column, trailing words, row)
+    parsed = []  # (label words, values by column, trailing words, row, every word of the row's cells)
     for row, numbers in zip(table_rows, cells):
-        first, last = min(w.x0 for w in numbers), max(w.x1 for w in numbers)
-        label = _segments([w for w in row if w.x1 <= first + 0.1], size)[-1:]
-        trailing = _segments([w for w in row if w.x0 >= last - 0.1 and not any(w is n for n in numbers)], size)[:1]
-        label, trailing = (label[0] if label else []), (trailing[0] if trailing else [])
-        unit = []
-        if trailing and trailing[0].x0 - last < CELL_GAP * size:
-            unit, trailing = trailing, []  # « 10 points », « 1 point par paire de Flammes »: the value's unit
-        if label and (first - label[-1].x1 < CELL_GAP * size or len(label) > MAX_LABEL_WORDS or label[-1].text[-1] in ".,;:"):
-            return None  # a number inside running prose (« draw 2 cards »), or prose beside a list
-        values = {}
-        for word in numbers:
-            index = _column_of(word, columns)
-            if index is not None:
-                values[index] = word.text
-        if unit and values:
-            last = max(values)
-            values[last] = " ".join([values[last], *(w.text for w in unit)])
-        parsed.append((label, values, trailing, row, [*label, *numbers, *unit, *trailing]))
-    starts = [p[0][0].x0 for p in parsed if p[0]]
-    if starts and max(starts) - min(starts) > ALIGN * size * 2:
-        return None  # labels of a table start on one edge
-    if len(parsed) < MIN_ROWS:
+        entry = _parse_row(row, numbers, columns, size)
+        if entry is None:
+            return None
+        parsed.append(entry)
+    if not _looks_like_a_table(parsed, size):
         return None
+    left, right = min(c[0] for c in columns), max(c[1] for c in columns)
     label_left = min((p[0][0].x0 for p in parsed if p[0]), default=left)
     trailing_right = max(w.x1 for p in parsed for w in p[4])
     top, bottom = min(w.top for p in parsed for w in p[4]), max(w.bottom for p in parsed for w in p[4])
-    if sum(bool(CONTENTS_LINE_RE.match(" ".join(w.text for w in p[0]))) for p in parsed) > len(parsed) / 2:
-        return None  # a table of contents (« 5. Les actions … 5–6 ») is not a table of rules
     taken: list[Word] = [w for p in parsed for w in p[4]]
-    # Lines between the table's rows with no number (« +Hitler ») complete the label above.
-    labels = [" ".join(w.text for w in p[0]) for p in parsed]
-    for row in rows:
-        if top < row[0].middle < bottom and not any(w.numeric for w in row) and not any(id(w) in _ids(taken) for w in row):
-            inside = [w for w in row if w.x0 >= label_left - 0.1 and w.x1 <= trailing_right + 0.1]
-            above = [i for i, p in enumerate(parsed) if p[3][0].middle < row[0].middle]
-            if inside and above and not _straddles(row, label_left, trailing_right):
-                labels[above[-1]] = f"{labels[above[-1]]} {' '.join(w.text for w in inside)}".strip()
-                taken.extend(inside)
+    labels = _labels(rows, parsed, taken, (top, bottom), (label_left, trailing_right))
     header = _header(rows, parsed, columns, label_left, trailing_right, right, size)
     if header:
         taken.extend(header[0])
@@ -218,13 +181,70 @@ def _table(seed: list[Word], words: list[Word], rows: list[list[Word]], used: se
     if not text:
         return None
     used.update(id(w) for w in taken)
-    lines = {w.line for w in taken}
     # A line is the table's only when all of its words are (else it stays in the text).
     ids = _ids(taken)
-    lines = {line for line in lines if all(id(w) in ids for w in words if w.line == line)}
-    x0 = min(w.x0 for w in taken)
-    x1 = max(w.x1 for w in taken)
+    lines = {line for line in {w.line for w in taken} if all(id(w) in ids for w in words if w.line == line)}
+    x0, x1 = min(w.x0 for w in taken), max(w.x1 for w in taken)
     return Table(top=top, bottom=bottom, x0=x0, x1=x1, text=text, size=size, lines=lines)
+
+
+def _numbers_around(seed: list[Word], row: list[Word], size: float) -> list[Word]:
+    """The seed column's number on this row with its neighbouring numbers (other numeric
+    columns), chained by short gaps."""
+    at = next(i for i, w in enumerate(row) if any(w is n for n in seed))
+    start = end = at
+    while start > 0 and row[start - 1].numeric and row[start].x0 - row[start - 1].x1 < GUTTER * size:
+        start -= 1
+    while end + 1 < len(row) and row[end + 1].numeric and row[end + 1].x0 - row[end].x1 < GUTTER * size:
+        end += 1
+    return row[start : end + 1]
+
+
+def _parse_row(row: list[Word], numbers: list[Word], columns, size: float):
+    """(label, values by column, trailing cell, row, its words), or None when the numbers sit
+    inside running prose (« draw 2 cards ») or beside a list."""
+    first, last = min(w.x0 for w in numbers), max(w.x1 for w in numbers)
+    label = _segments([w for w in row if w.x1 <= first + 0.1], size)[-1:]
+    trailing = _segments([w for w in row if w.x0 >= last - 0.1 and not any(w is n for n in numbers)], size)[:1]
+    label, trailing = (label[0] if label else []), (trailing[0] if trailing else [])
+    unit = []
+    if trailing and trailing[0].x0 - last < CELL_GAP * size:
+        unit, trailing = trailing, []  # « 10 points », « 1 point par paire de Flammes »: the value's unit
+    if label and (first - label[-1].x1 < CELL_GAP * size or len(label) > MAX_LABEL_WORDS or label[-1].text[-1] in ".,;:"):
+        return None
+    values = {}
+    for word in numbers:
+        index = _column_of(word, columns)
+        if index is not None:
+            values[index] = word.text
+    if unit and values:
+        values[max(values)] = " ".join([values[max(values)], *(w.text for w in unit)])
+    return (label, values, trailing, row, [*label, *numbers, *unit, *trailing])
+
+
+def _looks_like_a_table(parsed: list, size: float) -> bool:
+    starts = [p[0][0].x0 for p in parsed if p[0]]
+    if starts and max(starts) - min(starts) > ALIGN * size * 2:
+        return False  # labels of a table start on one edge
+    if len(parsed) < MIN_ROWS:
+        return False
+    # A table of contents (« 5. Les actions … 5–6 ») is not a table of rules.
+    return sum(bool(CONTENTS_LINE_RE.match(" ".join(w.text for w in p[0]))) for p in parsed) <= len(parsed) / 2
+
+
+def _labels(rows, parsed, taken: list[Word], span: tuple[float, float], edges: tuple[float, float]) -> list[str]:
+    """Each row's label; a line between the rows with no number (« +Hitler ») completes the
+    label above it (its words join `taken`)."""
+    (top, bottom), (label_left, trailing_right) = span, edges
+    labels = [" ".join(w.text for w in p[0]) for p in parsed]
+    for row in rows:
+        if top < row[0].middle < bottom and not any(w.numeric for w in row) and not any(id(w) in _ids(taken) for w in row):
+            inside = [w for w in row if w.x0 >= label_left - 0.1 and w.x1 <= trailing_right + 0.1]
+            above = [i for i, p in enumerate(parsed) if p[3][0].middle < row[0].middle]
+            if inside and above and not _straddles(row, label_left, trailing_right):
+                labels[above[-1]] = f"{labels[above[-1]]} {' '.join(w.text for w in inside)}".strip()
+                taken.extend(inside)
+    return labels
 
 
 def _straddles(row: list[Word], left: float, right: float) -> bool:
