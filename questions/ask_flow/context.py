@@ -30,12 +30,8 @@ class StepTimer:
         self._last = now
 
 
-@dataclass
-class AskContext:
-    question: Question
-    emit: Emit
-    answering: Answering  # its stop flag, streamed text and in-flight mark (ask_flow/answering.py)
-    timer: StepTimer = field(default_factory=StepTimer)
+class _OfAQuestion:
+    """The question's game and text, for what carries a `question`."""
 
     @property
     def game(self) -> Game:
@@ -44,6 +40,14 @@ class AskContext:
     @property
     def text(self) -> str:
         return self.question.text
+
+
+@dataclass
+class AskContext(_OfAQuestion):
+    question: Question
+    emit: Emit
+    answering: Answering  # its stop flag, streamed text and in-flight mark (ask_flow/answering.py)
+    timer: StepTimer = field(default_factory=StepTimer)
 
 
 @dataclass(frozen=True)
@@ -85,9 +89,9 @@ class Answer:
 
 
 @dataclass(frozen=True)
-class Answered:
+class Answered(_OfAQuestion):
     """One answer as the `context`, `diagnostics` and `done` events and the stored question
-    read it (events.py), gathered from the steps' results by the flow."""
+    read it (payloads.py), gathered from the steps' results by the flow."""
 
     question: Question
     timer: StepTimer
@@ -99,14 +103,6 @@ class Answered:
     stopped: bool = False
     done_extra: dict = field(default_factory=dict)
     diagnostics: dict = field(default_factory=dict)
-
-    @property
-    def game(self) -> Game:
-        return self.question.game
-
-    @property
-    def text(self) -> str:
-        return self.question.text
 
     @property
     def fresh_cards(self) -> list[dict]:
