@@ -14,7 +14,7 @@ import numpy as np
 import torch
 
 from reader_e5 import Tokenizer, batch, read_model, torch_model
-from train_reader import text_key
+from train_reader import TOP_N, text_key
 
 torch.set_num_threads(2)
 LAYERS = (8, 12)  # hidden states kept: after layer 8 and the last
@@ -99,6 +99,8 @@ class Head(torch.nn.Module):
         self.layer = layer
         self.proj = torch.nn.Linear(dim_in, dim, bias=False)
         self.log_scale = torch.nn.Parameter(torch.tensor(3.0))
+        self.importance = torch.nn.Linear(dim_in, 1)  # each question token's weight (starts equal)
+        torch.nn.init.zeros_(self.importance.weight), torch.nn.init.zeros_(self.importance.bias)
 
     def project(self, states):
         return torch.nn.functional.normalize(self.proj(states), dim=-1)
@@ -108,8 +110,8 @@ class Head(torch.nn.Module):
         qe, pe = self.project(q), self.project(p)
         sim = torch.einsum("bqd,bntd->bnqt", qe, pe).masked_fill(~p_mask[:, :, None, :], -1e4)
         best = sim.max(-1).values  # (B, N, Tq)
-        qm = q_mask[:, None, :].float()
-        return (best * qm).sum(-1) / qm.sum(-1)
+        weight = torch.nn.functional.softplus(self.importance(q).squeeze(-1)) * q_mask.float()  # (B, Tq)
+        return (best * weight[:, None, :]).sum(-1) / weight.sum(-1, keepdim=True)
 
 
 def pca_init(head: Head, states: list[torch.Tensor]) -> None:
@@ -130,18 +132,27 @@ def padded(seqs: list[torch.Tensor], skip_prefix: int = 0):
 
 
 class States:
+    """Every cached question and passage of one layer, padded once (rows looked up by text)."""
+
     def __init__(self, folder: Path, layer: int):
         self.layer = layer
-        self.q = {k: v[layer] for k, v in torch.load(folder / "queries.pt").items()}
-        self.p = {k: v[layer] for k, v in torch.load(folder / "passages.pt").items()}
+        q = torch.load(folder / "queries.pt")
+        p = torch.load(folder / "passages.pt")
+        self.q_row = {k: i for i, k in enumerate(q)}
+        self.p_row = {k: i for i, k in enumerate(p)}
+        self.Q, self.Q_mask = padded([v[layer] for v in q.values()], PREFIX_TOKENS[True])
+        self.P, self.P_mask = padded([v[layer] for v in p.values()])
+        self.p = p
 
     def scores(self, head: Head, queries: list[str], groups: list[list[str]]):
-        q, q_mask = padded([self.q[text_key(t)] for t in queries], PREFIX_TOKENS[True])
         n = max(len(g) for g in groups)
-        flat = [self.p[text_key(t)] for g in groups for t in g + [g[-1]] * (n - len(g))]
-        p, p_mask = padded(flat)
-        p, p_mask = p.view(len(groups), n, *p.shape[1:]), p_mask.view(len(groups), n, -1)
-        return head.score(q, q_mask, p, p_mask)[:, : max(len(g) for g in groups)]
+        qi = torch.tensor([self.q_row[text_key(t)] for t in queries])
+        pi = torch.tensor([[self.p_row[text_key(t)] for t in g + [g[-1]] * (n - len(g))] for g in groups])
+        tq = int(self.Q_mask[qi].any(0).nonzero().max()) + 1
+        tp = int(self.P_mask[pi.flatten()].any(0).nonzero().max()) + 1
+        q, q_mask = self.Q[qi, :tq], self.Q_mask[qi, :tq]
+        p, p_mask = self.P[pi, :tp], self.P_mask[pi, :tp]
+        return head.score(q, q_mask, p, p_mask)
 
 
 # ---------------------------------------------------------------------------- train
@@ -172,7 +183,7 @@ def listwise_loss(scores, hits, head: Head, weights):
     return ((all_ - pos) * weights).mean()
 
 
-def _epoch(head, states, rows, optimiser, batch_size=16):
+def _epoch(head, states, rows, optimiser, penalty, batch_size=16):
     random.shuffle(rows)
     total = 0.0
     for i in range(0, len(rows), batch_size):
@@ -183,7 +194,7 @@ def _epoch(head, states, rows, optimiser, batch_size=16):
         valid = torch.tensor([[True] * len(r["hits"]) + [False] * (n - len(r["hits"])) for r in group])
         loss = listwise_loss(scores.masked_fill(~valid, -1e4 / 20), hits, head, torch.tensor([r["weight"] for r in group]))
         optimiser.zero_grad()
-        loss.backward()
+        (loss + penalty()).backward()
         optimiser.step()
         total += loss.item() * len(group)
     return total / len(rows)
@@ -191,32 +202,45 @@ def _epoch(head, states, rows, optimiser, batch_size=16):
 
 def train(args) -> None:
     dump = json.loads(Path(args.dump).read_text())
-    layer = getattr(args, "layer", 12)
+    layer = args.layer
     states = States(Path(args.states), layer)
     torch.manual_seed(0), random.seed(0)
     head = Head(384, args.dim, layer)
-    pca_init(head, list(states.p.values()))
+    if args.dim == 384:  # identity start: untrained MaxSim, pulled back towards it (args.reg)
+        head.proj.weight.data = torch.eye(384)
+    else:
+        pca_init(head, [v[layer] for v in states.p.values()])
+    anchor = head.proj.weight.data.clone()
     print("epoch 0", held_out_figures(head, states, dump))
-    rows = examples(dump, args.final)
-    optimiser = torch.optim.AdamW(head.parameters(), lr=2e-3, weight_decay=0.01)
+    rows = [r for r in examples(dump, args.final) if args.pairs or r["weight"] == 1.0]
+    optimiser = torch.optim.AdamW(head.parameters(), lr=args.lr, weight_decay=0.0)
     for epoch in range(1, args.epochs + 1):
-        loss = _epoch(head, states, rows, optimiser)
-        print(f"epoch {epoch} loss {loss:.3f}", held_out_figures(head, states, dump))
+        loss = _epoch(head, states, rows, optimiser, lambda: args.reg * (head.proj.weight - anchor).pow(2).sum())
+        print(f"epoch {epoch} loss {loss:.3f}", held_out_figures(head, states, dump), flush=True)
     torch.save({"state": head.state_dict(), "dim": args.dim, "layer": layer}, args.out)
 
 
 # ---------------------------------------------------------------------------- measure, score
 
 
-def blended_order(fusion: list[float], reader: list[float], rule_match: list[bool]) -> list[int]:
-    """rag.retrieve._rerank's order: rag.rerank.blend, chunks stating a named rule first."""
-    def norm(v):
-        lo, hi = min(v), max(v)
-        return [1.0] * len(v) if hi == lo else [(x - lo) / (hi - lo) for x in v]
+def _norm(v):
+    lo, hi = min(v), max(v)
+    return [1.0] * len(v) if hi == lo else [(x - lo) / (hi - lo) for x in v]
 
-    weights = [(0.75, 0.25) if p <= 3 else (0.6, 0.4) if p <= 10 else (0.4, 0.6) for p in range(1, len(fusion) + 1)]
-    blended = [wf * f + wr * r + (1.0 if m else 0.0) for (wf, wr), f, r, m in zip(weights, norm(fusion), norm(reader), rule_match)]
+
+def blended_order(fusion: list[float], reader: list[float], rule_match: list[bool], weight: float | None = None) -> list[int]:
+    """rag.retrieve._rerank's order: rag.rerank.blend (by position, or `weight` on the reader
+    at every position), chunks stating a named rule first."""
+    positions = range(1, len(fusion) + 1)
+    if weight is None:
+        weights = [(0.75, 0.25) if p <= 3 else (0.6, 0.4) if p <= 10 else (0.4, 0.6) for p in positions]
+    else:
+        weights = [(1 - weight, weight)] * len(fusion)
+    blended = [wf * f + wr * r + (1.0 if m else 0.0) for (wf, wr), f, r, m in zip(weights, _norm(fusion), _norm(reader), rule_match)]
     return sorted(range(len(fusion)), key=lambda i: -blended[i])
+
+
+BLENDS = (None, 0.4, 0.5, 0.6)
 
 
 def question_scores(head, states, questions):
@@ -230,17 +254,23 @@ def question_scores(head, states, questions):
 
 
 def held_out_figures(head, states, dump, which=True) -> dict:
-    """R@1 on the held-out quarter: fused order, reader alone, reader blended (won/lost)."""
+    """R@1 on the held-out quarter: fused order, reader alone, and per blend R@1 won/lost
+    (`ref`: the reference's position-aware blend; a number: the reader's weight everywhere)."""
     qs = [q for q in dump["questions"] if q["held_out"] == which and q["candidates"]]
-    fused = blend = alone = won = lost = 0
+    fused = alone = 0
+    moves = {w: [0, 0, 0] for w in BLENDS}
     for q, s in zip(qs, question_scores(head, states, qs)):
         c = q["candidates"]
-        order = blended_order([x["fusion"] for x in c], s, [x["rule_match"] for x in c])
-        a, b = c[0]["hit"], c[order[0]]["hit"]
-        fused, blend, alone = fused + a, blend + b, alone + c[int(np.argmax(s))]["hit"]
-        won, lost = won + (b and not a), lost + (a and not b)
+        a = c[0]["hit"]
+        fused, alone = fused + a, alone + c[int(np.argmax(s))]["hit"]
+        for w in BLENDS:
+            b = c[blended_order([x["fusion"] for x in c], s, [x["rule_match"] for x in c], w)[0]]["hit"]
+            moves[w] = [moves[w][0] + b, moves[w][1] + (b and not a), moves[w][2] + (a and not b)]
     n = len(qs)
-    return {"n": n, "fused": round(fused / n, 3), "alone": round(alone / n, 3), "blend": round(blend / n, 3), "won": won, "lost": lost}
+    out = {"n": n, "fused": round(fused / n, 3), "alone": round(alone / n, 3)}
+    for w, (r1, won, lost) in moves.items():
+        out[w or "ref"] = f"{r1 / n:.3f} +{won}-{lost}"
+    return out
 
 
 def score(args) -> None:
@@ -254,3 +284,63 @@ def score(args) -> None:
         table[q["question"]] = {text_key(c["text"]): v for c, v in zip(q["candidates"], s)}
     Path(args.out).write_text(json.dumps(table))
     print(f"{len(table)} questions scored → {args.out}")
+
+
+# ---------------------------------------------------------------------------- latency
+
+
+def _numpy_encoder(spec: dict):
+    """The question's forward pass in numpy (float32), as an ask-time reader would run it."""
+    cfg, w = spec["config"], spec["weights"]
+    H, NH, eps = cfg["H"], cfg["NH"], cfg["eps"]
+
+    def ln(x, name):
+        m, v = x.mean(-1, keepdims=True), x.var(-1, keepdims=True)
+        return (x - m) / np.sqrt(v + eps) * w[f"{name}.w"] + w[f"{name}.b"]
+
+    def encode(ids):
+        x = ln(w["word"][ids] + w["pos"][: len(ids)] + w["type"], "eln")
+        for i in range(cfg["NL"]):
+            p = f"l{i}"
+            q, k, v = (x @ w[f"{p}.{n}.w"].T + w[f"{p}.{n}.b"] for n in ("q", "k", "v"))
+            split = lambda t: t.reshape(len(ids), NH, H // NH).transpose(1, 0, 2)  # noqa: E731
+            att = split(q) @ split(k).transpose(0, 2, 1) / np.sqrt(H // NH)
+            att = np.exp(att - att.max(-1, keepdims=True))
+            ctx = (att / att.sum(-1, keepdims=True)) @ split(v)
+            x = ln(x + ctx.transpose(1, 0, 2).reshape(len(ids), H) @ w[f"{p}.ao.w"].T + w[f"{p}.ao.b"], f"{p}.aln")
+            mid = x @ w[f"{p}.fi.w"].T + w[f"{p}.fi.b"]
+            mid = 0.5 * mid * (1 + np.tanh(0.7978845608 * (mid + 0.044715 * mid**3)))
+            x = ln(x + mid @ w[f"{p}.fo.w"].T + w[f"{p}.fo.b"], f"{p}.oln")
+        return x
+
+    return encode
+
+
+def latency(args) -> None:
+    """p95 of the ask-time work for 20 passages: the question's forward pass (numpy) and
+    MaxSim against 20 stored int8 token-state matrices (projected at ingestion)."""
+    dump = json.loads(Path(args.dump).read_text())
+    spec = read_model()
+    tok, encode = Tokenizer(spec["tokenizer"]), _numpy_encoder(spec)
+    saved = torch.load(args.head)
+    proj = saved["state"]["proj.weight"].numpy()
+    importance = (saved["state"]["importance.weight"].numpy()[0], float(saved["state"]["importance.bias"]))
+    store = {k: v[12].float().numpy() @ proj.T for k, v in torch.load(Path(args.states) / "passages.pt").items()}
+    store = {k: (np.round(v / np.linalg.norm(v, axis=-1, keepdims=True) * 127).astype(np.int8)) for k, v in store.items()}
+    times, encoded = [], []
+    for q in dump["questions"]:
+        ids = tok.encode(q["question"], True, MAX_QUERY_TOKENS)
+        start = time.perf_counter()
+        x = encode(np.array(ids))[PREFIX_TOKENS[True] : -1]
+        encoded.append((time.perf_counter() - start) * 1000)
+        weight = np.log1p(np.exp(x @ importance[0] + importance[1]))
+        qe = x @ proj.T
+        qe /= np.linalg.norm(qe, axis=-1, keepdims=True)
+        scores = [float((qe @ (store[text_key(c["text"])].T.astype(np.float32) / 127)).max(-1) @ weight / weight.sum())
+                  for c in q["candidates"][:TOP_N]]
+        times.append((time.perf_counter() - start) * 1000)
+        del scores
+    times.sort(), encoded.sort()
+    print(f"question's forward pass: median {encoded[len(encoded) // 2]:.1f} ms, p95 {encoded[int(len(encoded) * 0.95)]:.1f} ms")
+    print(f"{len(times)} questions: median {times[len(times) // 2]:.1f} ms, p95 {times[int(len(times) * 0.95)]:.1f} ms, "
+          f"max {times[-1]:.1f} ms; stored states {sum(v.nbytes for v in store.values()) / 1e6:.1f} MB for {len(store)} passages")

@@ -137,6 +137,13 @@ def evaluate(args) -> None:
     from eval.run import evaluate as run_evaluation
     from eval.sets import load_all
 
+    if args.weight is not None:  # the reader's weight at every position instead of rag.rerank's by position
+        import rag.retrieve as retrieve_module
+        from rag.rerank import normalise
+
+        retrieve_module.blend = lambda fusion, reader: [
+            (1 - args.weight) * f + args.weight * r for f, r in zip(normalise(fusion), normalise(reader))
+        ]
     questions = [q for q in load_all(args.split) if q["set"] in args.sets.split(",")]
     scores = json.loads(Path(args.scores).read_text())
     rows, mode_rows = run_evaluation(questions, [], reranker=_LookupReranker(scores))
@@ -154,16 +161,20 @@ def main(argv=None) -> int:
     p.add_argument("--var-dir", required=True), p.add_argument("--split", default="dev")
     p.add_argument("--sets", default="rulebooks,unseen"), p.add_argument("--scores", required=True)
     p.add_argument("--json", required=True)
-    for name in ("encode", "train", "score"):
+    p.add_argument("--weight", type=float, help="a uniform blend (the reader's weight) instead of the reference's")
+    for name in ("encode", "train", "score", "latency"):
         p = sub.add_parser(name)
-        p.add_argument("--dump", required=True), p.add_argument("--out", required=True)
+        p.add_argument("--dump", required=True), p.add_argument("--out", required=name != "latency")
         if name != "encode":
             p.add_argument("--states", required=True)
-        if name == "score":
+        if name in ("score", "latency"):
             p.add_argument("--head", required=True)
         if name == "train":
             p.add_argument("--dim", type=int, default=128), p.add_argument("--epochs", type=int, default=12)
             p.add_argument("--final", action="store_true", help="train on the held-out quarter too")
+            p.add_argument("--layer", type=int, default=12), p.add_argument("--lr", type=float, default=2e-3)
+            p.add_argument("--reg", type=float, default=0.0, help="pull the projection back to its start")
+            p.add_argument("--pairs", type=int, default=1, help="1: the booklets' sentence → section pairs too")
     args = parser.parse_args(argv)
     if args.step in ("dump", "eval"):
         sys.path.insert(0, str(ROOT))
