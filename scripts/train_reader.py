@@ -8,10 +8,14 @@ collected by pytest; the `encode`/`train`/`score` steps need torch in a SEPARATE
     .venv/bin/python scripts/train_reader.py dump --var-dir $V --split dev --out $W/dev.json
     /work/torchvenv/bin/python scripts/train_reader.py encode --dump $W/dev.json --out $W/states
     /work/torchvenv/bin/python scripts/train_reader.py train --dump $W/dev.json --states $W/states --out $W/head.pt
+        # prints the held-out quarter's R@1 per epoch and blend; --final: retrain on all of dev
     /work/torchvenv/bin/python scripts/train_reader.py score --dump $W/dev.json --states $W/states \
         --head $W/head.pt --out $W/dev-scores.json
     .venv/bin/python scripts/train_reader.py eval --var-dir $V --split dev --scores $W/dev-scores.json \
-        --json $W/dev-reader.json   # then eval.compare base.json dev-reader.json
+        --json $W/dev-reader.json --weight 0.6   # then eval.compare base.json dev-reader.json
+    /work/torchvenv/bin/python scripts/train_reader.py latency --dump $W/dev.json --states $W/states --head $W/head.pt
+
+Measured and not shipped (a no-go): eval/reports/issue-31-reader-session-2.md.
 
 `dump` runs the ask flow's retrieval (eval.run's Asker, no reranker) on every question of the
 split and records each question's top-20 fused candidates (the text a reranker reads, pages,
@@ -21,7 +25,8 @@ a torch copy of the engine). `train` learns a projection 384→D of the token st
 MaxSim, with a listwise contrastive loss over each question's candidates (dev split only,
 minus a salted quarter held out to choose the epoch and blend) plus sentence → its section
 pairs with neighbouring sections as negatives. `eval` replays the flow with the reader's
-scores as the rerank hook's scores (rag.rerank's position-aware blend), like a cross-encoder.
+scores as the rerank hook's scores (rag.rerank's position-aware blend, or `--weight` at every
+position), like a cross-encoder.
 """
 
 from __future__ import annotations
@@ -170,10 +175,10 @@ def main(argv=None) -> int:
         if name in ("score", "latency"):
             p.add_argument("--head", required=True)
         if name == "train":
-            p.add_argument("--dim", type=int, default=128), p.add_argument("--epochs", type=int, default=12)
+            p.add_argument("--dim", type=int, default=384), p.add_argument("--epochs", type=int, default=4)
             p.add_argument("--final", action="store_true", help="train on the held-out quarter too")
-            p.add_argument("--layer", type=int, default=12), p.add_argument("--lr", type=float, default=2e-3)
-            p.add_argument("--reg", type=float, default=0.0, help="pull the projection back to its start")
+            p.add_argument("--layer", type=int, default=12), p.add_argument("--lr", type=float, default=5e-4)
+            p.add_argument("--reg", type=float, default=0.01, help="pull the projection back to its start")
             p.add_argument("--pairs", type=int, default=1, help="1: the booklets' sentence → section pairs too")
     args = parser.parse_args(argv)
     if args.step in ("dump", "eval"):
