@@ -4,10 +4,17 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "oracle_site.settings")
 
+import django  # noqa: E402
 from channels.routing import ProtocolTypeRouter  # noqa: E402
-from django.core.asgi import get_asgi_application  # noqa: E402
 
-django_asgi_app = get_asgi_application()
+django.setup(set_prefix=False)  # what django.core.asgi.get_asgi_application does, with our handler
+
+# Django's middleware hooks that do no I/O run in the event loop (oracle_site/async_middleware.py).
+from oracle_site.async_middleware import InlineHooksASGIHandler, no_hop_at_request_start, run_djangos_hooks_inline  # noqa: E402
+
+run_djangos_hooks_inline()
+no_hop_at_request_start()
+django_asgi_app = InlineHooksASGIHandler()
 
 # Bodies over their route's limit are refused before anything reads them (docs/reliability.md).
 from oracle_site import daphne_limit  # noqa: E402

@@ -7,15 +7,18 @@ soon as the headers declare too much (or a chunked body passes the limit), disca
 the client still sends and closes the connection; the application never sees the request.
 
 `install()` swaps daphne's request class (daphne's HTTPFactory reads the module's
-`WebRequest` for every new connection) and gives each connection the read timeout
-HTTP_READ_TIMEOUT_S; asgi.py calls it. Under another server neither is used.
+`WebRequest` for every new connection), gives each connection the read timeout
+HTTP_READ_TIMEOUT_S and daphne's `-b`/`-p` socket a listen backlog of HTTP_LISTEN_BACKLOG
+(Twisted's default is 50: with 600 streams opened at once the kernel dropped the connections
+past it, and their clients tried again one, three, seven seconds later); asgi.py calls it
+(daphne loads the application before it builds its sockets). Under another server none is used.
 """
 
 from __future__ import annotations
 
 import io
 
-from daphne import http_protocol
+from daphne import cli, http_protocol
 
 from .body_limit import limit_for, refusal
 
@@ -29,9 +32,23 @@ def install() -> None:
         global _daphne_build_protocol
         _daphne_build_protocol = http_protocol.HTTPFactory.buildProtocol
         http_protocol.HTTPFactory.buildProtocol = _build_protocol
+    if cli.build_endpoint_description_strings is not _endpoints:
+        global _daphne_endpoints
+        _daphne_endpoints = cli.build_endpoint_description_strings
+        cli.build_endpoint_description_strings = _endpoints
 
 
 _daphne_build_protocol = None
+_daphne_endpoints = None
+
+
+def _endpoints(*args, **kwargs) -> list[str]:
+    """daphne's endpoint descriptions, each TCP one with HTTP_LISTEN_BACKLOG."""
+    from django.conf import settings
+
+    backlog = settings.HTTP_LISTEN_BACKLOG
+    return [f"{description}:backlog={backlog}" if description.startswith("tcp:") and backlog > 0 else description
+            for description in _daphne_endpoints(*args, **kwargs)]  # fmt: skip
 
 
 def _build_protocol(self, addr):

@@ -338,8 +338,10 @@ INGEST_STALE_AFTER_S = env_float("INGEST_STALE_AFTER_S", 120.0)  # no heartbeat 
 INGEST_MAX_ATTEMPTS = env_int("INGEST_MAX_ATTEMPTS", 3)  # worker deaths before a job fails
 SHUTDOWN_GRACE_S = env_float("SHUTDOWN_GRACE_S", 5.0)  # daphne exits this long after SIGTERM at the latest
 HTTP_READ_TIMEOUT_S = env_float("HTTP_READ_TIMEOUT_S", 30.0)  # daphne closes a connection silent this long mid-request; 0: Twisted's 12 h
+HTTP_LISTEN_BACKLOG = env_int("HTTP_LISTEN_BACKLOG", 1024)  # daphne's listen queue (Twisted's 50 dropped a burst's connections); 0: Twisted's
 STREAMS_MAX_OPEN = env_int("STREAMS_MAX_OPEN", 200)  # event streams open at once per web process; past it 503 (oracle_site/stream_cap.py); 0: no cap
 STREAMS_RETRY_AFTER_S = env_int("STREAMS_RETRY_AFTER_S", 5)  # the Retry-After of that 503
+STREAMS_SYNC_THREADS = env_int("STREAMS_SYNC_THREADS", 4)  # threads shared by every open stream's synchronous steps (runtime/executors.py)
 RECOVERY_SWEEP_INTERVAL_S = env_float("RECOVERY_SWEEP_INTERVAL_S", 60.0)  # web process; 0 disables
 
 # Login throttling (django-axes) on /login/ and /admin/login/: after LOGIN_FAILURE_LIMIT wrong

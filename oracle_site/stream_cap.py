@@ -12,6 +12,15 @@ A stream holds its slot from its arrival until the application returns (its last
 sent, or its client gone); a refused request or an error answer on a stream route frees it
 at once. The count lives in the process (the event loop runs one coroutine at a time: no
 lock); with several web processes each has its own cap.
+
+An open stream costs no thread: Django runs a request's synchronous steps (its signals, the
+middleware hooks without an async path, a session read) on a thread of the request's own,
+kept until the response ends, so every open stream parked one (and a burst of streams
+started as many, one by one, in the event loop). A served stream runs them instead in the
+shared `runtime.executors.stream_sync()` pool (STREAMS_SYNC_THREADS), through asgiref's
+`ThreadSensitiveContext(executor=…)`. They are short, and one at a time per stream; each
+runs between `close_old_connections()` calls (a stream's next step may run on another of
+the pool's threads: nothing is kept open between two steps).
 """
 
 from __future__ import annotations
@@ -21,7 +30,10 @@ import logging
 import re
 import time
 
+from asgiref.sync import ThreadSensitiveContext
+
 from oracle_site.body_limit import client_language
+from runtime import executors
 
 logger = logging.getLogger(__name__)
 
@@ -76,7 +88,8 @@ class StreamCap:
             return await self._refuse(scope, send, settings.STREAMS_RETRY_AFTER_S)
         self.open += 1
         try:
-            return await self.app(scope, receive, send)
+            async with ThreadSensitiveContext(executor=executors.stream_sync()):
+                return await self.app(scope, receive, send)
         finally:
             self.open -= 1
 

@@ -1,10 +1,11 @@
 """JSON endpoints of the questions app (mounted under /api/): ask (SSE) and poll."""
 
+from functools import partial
 from typing import Annotated
 from uuid import UUID
 
 from django.conf import settings
-from django.http import StreamingHttpResponse
+from django.http import Http404, StreamingHttpResponse
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema
 from ninja.responses import Status
@@ -19,9 +20,9 @@ from runtime.api_errors import ErrorOut
 from . import lookups
 from .confidence import confidence_of
 from .access import visible_question
-from .ask_flow.background import start_answering
+from .ask_flow.background import start_answering, unsaved
 from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
-from .services import Asker, ask_question
+from .services import Asker, prepare_question, prepares_in_memory, save_asked
 from .sse import AnswerStream
 
 router = Router(tags=["questions"])
@@ -95,9 +96,9 @@ def find_game(game_id):
     return game
 
 
-# The question is checked and saved by questions.services in the setup pool before the
-# response starts: ninja would check the rate limits in the event loop, where the cache's file
-# or network I/O holds up every other stream, and `meta` names a question that is stored.
+# The question is checked by questions.services in the setup pool before the response starts
+# (ninja would check the rate limits in the event loop, where the cache's file or network I/O
+# holds up every other stream), and saved after `meta` leaves, in the save pool.
 @router.post(
     "/stream",
     auth=ASK_STREAM_AUTH,
@@ -109,24 +110,42 @@ def find_game(game_id):
 async def ask_stream(request, payload: AskIn):
     """Ask a question; the answer streams as server-sent events (docs/asking.md).
 
-    Nothing here waits for other streams: a game asked about in the last ASK_LOOKUP_CACHE_S
-    needs no lookup (questions/lookups.py); the checks and the save (questions.services.
-    ask_question) run in the ask setup pool (runtime/executors.py), not on Django's
-    thread-sensitive thread. The answer then waits for the answer pool."""
+    `meta` waits for no database write and for no other stream (issue 29): a game asked about
+    in the last ASK_LOOKUP_CACHE_S needs no lookup (questions/lookups.py); the checks
+    (questions.services.prepare_question) run in the ask setup pool (runtime/executors.py)
+    when they read the database, in the event loop when they read only memory (a new question
+    about every booklet: `prepares_in_memory`); the question is stored by the save pool while
+    `meta` leaves (`GET /api/ask/{id}` says 202 meanwhile), then answered by the answer pool."""
     game = lookups.games.get(payload.gameId)
     if game is None:
         game = await lookups.coalesced(("game", payload.gameId), find_game, payload.gameId)
-    asked = await executors.setup_async(ask_question)(
-        Asker.of(request), game=game, text=payload.question, conversation_id=payload.conversationId,
+    prepare = partial(
+        prepare_question, Asker.of(request), game=game, text=payload.question, conversation_id=payload.conversationId,
         extensions=payload.extensions, history=[turn.dict() for turn in payload.history],
         card_mentions=payload.cardMentions, sticky_card_mentions=payload.stickyCardMentions,
     )  # fmt: skip
+    if prepares_in_memory(payload.conversationId, payload.extensions):
+        asked = prepare()
+    else:
+        asked = await executors.setup_async(prepare)()
     stream = AnswerStream(asked.question.pk, settings.ASK_HEARTBEAT_S, asked.conversation.pk)
-    start_answering(asked.question.pk, stream.emit)
+    start_answering(asked.question.pk, stream.emit, save=partial(save_asked, asked), question=asked.question)
     response = StreamingHttpResponse(stream.events(), content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
+
+
+def pending_or_visible(user, question_id):
+    """The stored question `user` may see, or one this process is storing: `meta` names it a
+    few milliseconds before the save pool writes it (ask_flow/background.py)."""
+    try:
+        return visible_question(user, question_id)
+    except Http404:
+        question = unsaved(question_id)
+        if question is None or (question.user_id and not (user and user.pk == question.user_id)):
+            raise
+        return question
 
 
 def _id(value) -> str | None:
@@ -148,7 +167,7 @@ def _confidence_level(question) -> str | None:
 )
 def get_answer(request, question_id: UUID):
     """200 with the answer once done (or failed, with `error`), 202 while pending, 404 unknown."""
-    question = visible_question(asking_user(request), question_id)
+    question = pending_or_visible(asking_user(request), question_id)
     if not question.is_answered:
         return Status(202, {"questionId": str(question.pk), "conversationId": _id(question.conversation_id),
                             "status": question.status})  # fmt: skip

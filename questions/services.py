@@ -3,8 +3,10 @@
 
 `ask_question` and `regenerate_answer` check who may ask, the input, the rate limits (a
 regeneration is an ask, counted per user and per IP) and whose conversation it is, then SAVE
-the question: its caller starts answering it (`ask_flow.background.start_answering`) only
-then, so its id answers `GET /api/ask/<id>` from the first event on (`meta`).
+the question; its caller then starts answering it (`ask_flow.background.start_answering`).
+The ask stream calls `prepare_question` (the same checks, nothing written) and has the
+question saved after its `meta` event, in the save pool, before it is answered: `meta` waits
+for no database write (issue 29).
 
 Only the asker rates, regenerates, stops or continues: staff read every question and
 conversation but moderate in the admin, never as the player. (A question asked anonymously
@@ -144,15 +146,25 @@ def set_booklets(conversation: Conversation, extensions: list | None) -> None:
     conversation.extensions.set(extensions or [])
 
 
-def ask_question(
+def ask_question(asker: Asker, **request) -> Asked:
+    """`prepare_question` then `save_asked`: the question is stored when this returns (the chat
+    page, `manage.py ask`). The ask stream saves it after its `meta` event instead."""
+    return save_asked(prepare_question(asker, **request))
+
+
+def prepare_question(
     asker: Asker, *, game: Game | None, text: str, conversation_id: UUID | None = None, extensions: Collection | None = None,
     history=(), card_mentions=(), sticky_card_mentions=(), rebook: bool = False,
 ) -> Asked:
-    """Ask `text` about `game` (None: an unknown id, refused): in the asker's conversation `conversation_id` (its booklets and
-    last turns; `rebook`: the page's ticked `extensions` become the conversation's), else in a
-    new one (`extensions`: booklet ids, None for every one; `history`: the client's). The
-    question is saved when this returns; `sticky_card_mentions` left empty are the
-    conversation's."""
+    """Check that the asker may ask `text` about `game` (None: an unknown id, refused) and build
+    the question, unsaved, its id set: in the asker's conversation `conversation_id` (its
+    booklets and last turns; `rebook`: the page's ticked `extensions` become the
+    conversation's), else in a new one, unsaved too (`extensions`: booklet ids, None for every
+    one; `history`: the client's). `sticky_card_mentions` left empty are the conversation's.
+
+    It reads the database only for a follow-up (`conversation_id`) or a list of `extensions`,
+    and the rate limits' store (the process's memory by default): a new question about every
+    booklet needs neither, so the ask stream's `meta` leaves before any database work."""
     check_may_ask(asker)
     text = question_text(text)
     check_rate(asker)
@@ -174,8 +186,22 @@ def ask_question(
         game=game, text=text, extensions=booklets, history=history, card_mentions=card_mentions,
         sticky_card_mentions=sticky_card_mentions, user=asker.user, conversation=conversation,
     )  # fmt: skip
-    save_question(question, booklets)
     return Asked(question, conversation, booklets)
+
+
+def prepares_in_memory(conversation_id: UUID | None, extensions: Collection | None) -> bool:
+    """Whether `prepare_question` reads nothing but the process's memory: a new conversation
+    about every booklet (or the base booklet alone), with the rate limits kept in memory
+    (RATE_LIMIT_STORE=memory, the embedded default). The ask stream then prepares in the event
+    loop, without a hop to the setup pool (the asker is known by then: ninja's authentication
+    read the session, or the token, already)."""
+    return conversation_id is None and not extensions and settings.RATE_LIMIT_STORE == "memory"
+
+
+def save_asked(asked: Asked) -> Asked:
+    """Store a prepared question (and the conversation it starts, if new)."""
+    save_question(asked.question, asked.booklets)
+    return asked
 
 
 def regenerate_answer(asker: Asker, question_id: UUID, **filters) -> Asked:

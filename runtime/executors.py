@@ -18,6 +18,11 @@
 - `retrieve_fanout()` (RETRIEVE_THREADS): the dense and BM25 searches of one retrieval.
 - `on_request_thread(fn)`: Django's thread-sensitive thread, for middleware hooks that may
   touch the database (oracle_site/async_middleware.py).
+- `stream_sync()` (STREAMS_SYNC_THREADS): that thread-sensitive work for every open event
+  stream at once (oracle_site/stream_cap.py). Django gives each request a thread of its own
+  for its whole life, so each open stream once parked one (issue 29); a stream's synchronous
+  steps (Django's signals and middleware hooks, a session read, a job's new events) are short
+  and one at a time, so the streams share a few threads and queue for them.
 
 Threads are daemons: stopping the web process does not wait for queued work; the recovery
 sweep of a live process fails what was left pending. Each job runs between
@@ -112,6 +117,10 @@ def llm_calls() -> DaemonPool:
 
 def retrieve_fanout() -> DaemonPool:
     return named("retrieve", settings.RETRIEVE_THREADS)
+
+
+def stream_sync() -> DaemonPool:
+    return named("stream-sync", settings.STREAMS_SYNC_THREADS)
 
 
 def setup_async(fn):

@@ -1,12 +1,15 @@
 """Answering in the background: the answer is generated and saved even when the client that
-asked has gone. The Question is already stored (questions.services saves it before `meta`);
-the ask save pool vouches for it, then the ask answer pool answers it (runtime/executors.py)."""
+asked has gone. The ask save pool stores the question if it is not yet (the ask stream's, whose
+`meta` leaves first: issue 29) and vouches for it, then the ask answer pool answers it
+(runtime/executors.py). Until it is stored, `unsaved(id)` has it, so `GET /api/ask/<id>`
+answers 202 from the instant `meta` names it."""
 
 from __future__ import annotations
 
 import logging
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 
 from django.utils import translation
@@ -14,6 +17,7 @@ from django.utils.translation import gettext
 
 from runtime import broadcast, executors
 
+from ..models import Question
 from . import answering as answers
 from .answering import SoFar
 from .context import Emit
@@ -66,15 +70,31 @@ def publishing(question_id, emit: Emit | None = None) -> Emit:
     return publish_and_emit
 
 
-def start_answering(question_id, emit: Emit | None = None) -> Future:
-    """Answer a stored question in the background; returns a future that completes once the
-    answer is stored (or has failed). The answer goes on when nobody listens any more. It
-    waits for one of ASK_MAX_CONCURRENT_ANSWERS threads of the answer pool; the question is
-    vouched for meanwhile, so no recovery sweep fails it while it queues."""
+_unsaved: dict[str, Question] = {}
+_unsaved_lock = threading.Lock()
+
+
+def unsaved(question_id) -> Question | None:
+    """A question of this process handed to `start_answering` and not stored yet (or never:
+    its save failed, and its stream said so)."""
+    with _unsaved_lock:
+        return _unsaved.get(str(question_id))
+
+
+def start_answering(question_id, emit: Emit | None = None, save: Callable[[], object] | None = None,
+                    question: Question | None = None) -> Future:  # fmt: skip
+    """Answer a question in the background; returns a future that completes once the answer is
+    stored (or has failed). The answer goes on when nobody listens any more. `save` (with its
+    unsaved `question`) stores it first, in the save pool. It then waits for one of
+    ASK_MAX_CONCURRENT_ANSWERS threads of the answer pool; the question is vouched for
+    meanwhile, so no recovery sweep fails it while it queues."""
     finished: Future = Future()
     answers.answering_of(question_id)  # registered now: a stop pressed while it queues is seen
     language = translation.get_language()  # the asker's: the Oracle's own words are in it
     emit = publishing(question_id, emit)
+    if question is not None:
+        with _unsaved_lock:
+            _unsaved[str(question_id)] = question
 
     def answer() -> None:
         try:
@@ -86,14 +106,31 @@ def start_answering(question_id, emit: Emit | None = None) -> Future:
 
     def save_then_queue() -> None:
         with translation.override(language):
-            vouched = _vouched(question_id, emit)
-        if vouched:
+            ready = _saved(question_id, save, emit) and _vouched(question_id, emit)
+        if ready:
             executors.ask_answer().submit(answer)
         else:
             finished.set_result(None)
 
     executors.ask_save().submit(save_then_queue)
     return finished
+
+
+def _saved(question_id, save, emit: Emit) -> bool:
+    """Store the question (`save`, if any); on failure only the listener can be told."""
+    try:
+        if save is not None:
+            save()
+        return True
+    except Exception as exc:  # noqa: BLE001 - any failure of the database: the answer is not started
+        log.exception("question %s could not be saved", question_id)
+        answers.release(question_id)
+        emit("error", {"message": gettext("L'Oracle n'a pas pu enregistrer la question : %(error)s") % {"error": exc},
+                       "questionId": str(question_id)})  # fmt: skip
+        return False
+    finally:
+        with _unsaved_lock:
+            _unsaved.pop(str(question_id), None)
 
 
 def _vouched(question_id, emit: Emit) -> bool:

@@ -1,21 +1,15 @@
 """One way in for a question (questions/services.py): the chat page's « Régénérer » is counted
 by the ask rate limits like a question (per user and per address); only the asker rates,
-regenerates, stops or continues — staff included, through the pages and the API; the
-question is stored before the stream's `meta` names it."""
-
-import json
-from datetime import timedelta
+regenerates, stops or continues — staff included, through the pages and the API. (The ask
+stream's `meta` and the question's save: test_meta_first.py.)"""
 
 import pytest
-from asgiref.sync import async_to_sync
-from django.test import AsyncClient, Client
+from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
-from questions import recovery
 from questions.ask_flow.intake import create_question
 from questions.conversations import start_conversation
-from questions.models import ApiToken, Question
+from questions.models import Question
 from tests.factories import GameFactory, StaffFactory
 
 pytestmark = pytest.mark.django_db
@@ -104,37 +98,3 @@ def test_staff_neither_rate_nor_continue_a_players_conversation_through_the_api(
     assert "detail" in rated.json() and "detail" in followed.json()
     question.refresh_from_db()
     assert question.rating is None and list(Question.objects.all()) == [question] and started == []
-
-
-def test_the_question_meta_names_is_already_stored(bob, started, settings):
-    """The instant `meta` arrives, before the answer has started, its id answers 202 (pending),
-    never 404 — and a process killed then leaves a stored question that recovery fails."""
-    game = GameFactory()
-    _token, key = ApiToken.issue(bob)
-    headers = {"Authorization": f"Bearer {key}"}
-
-    async def first_event() -> str:
-        response = await AsyncClient().post("/api/ask/stream", {"gameId": str(game.pk), "question": "Qui commence ?"},
-                                            content_type="application/json", headers=headers)  # fmt: skip
-        events = aiter(response.streaming_content)
-        try:
-            return (await anext(events)).decode()
-        finally:
-            await events.aclose()
-
-    meta = first_event_data(async_to_sync(first_event)())
-
-    polled = Client().get(f"/api/ask/{meta['questionId']}", headers=headers)
-    assert polled.status_code == 202 and polled.json()["status"] == "pending"
-    assert started == [Question.objects.get().pk] and str(Question.objects.get().pk) == meta["questionId"]
-    # the process dies before answering (kill -9): nobody vouches, the sweep fails it, `error` and 200
-    Question.objects.update(created_at=timezone.now() - timedelta(seconds=settings.ASK_STALE_AFTER_S + 60))
-    assert recovery.fail_stale_questions() == 1
-    failed = Client().get(f"/api/ask/{meta['questionId']}", headers=headers)
-    assert failed.status_code == 200 and failed.json()["status"] == "error" and failed.json()["error"]
-
-
-def first_event_data(raw: str) -> dict:
-    name_line, data_line = raw.strip().splitlines()[:2]
-    assert name_line == "event: meta"
-    return json.loads(data_line.removeprefix("data: "))

@@ -27,6 +27,15 @@ STARTUP_TIMEOUT_S = 180  # the wait ends when the server answers; on a busy mach
 # and other jobs on two cores) importing the app alone was seen to take over a minute
 
 
+PIDS: dict[str, int] = {}  # base URL -> the daphne process serving it (tests read its /proc)
+
+
+def threads_of(base_url: str) -> int:
+    """The number of threads of the daphne serving `base_url`."""
+    status = Path(f"/proc/{PIDS[base_url]}/status").read_text()
+    return int(next(line for line in status.splitlines() if line.startswith("Threads:")).split()[1])
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -125,8 +134,10 @@ def serve(settings, tmp_path: Path, extra_env: dict, asgi: str, folders: dict | 
         )
     try:
         _wait_until_serving(process, base_url, log_path)
+        PIDS[base_url] = process.pid
         yield base_url
     finally:
+        PIDS.pop(base_url, None)
         process.terminate()
         try:
             process.wait(timeout=10)
