@@ -123,11 +123,7 @@ def _saved(question_id, save, emit: Emit) -> bool:
             save()
         return True
     except Exception as exc:  # noqa: BLE001 - any failure of the database: the answer is not started
-        log.exception("question %s could not be saved", question_id)
-        answers.release(question_id)
-        emit("error", {"message": gettext("L'Oracle n'a pas pu enregistrer la question : %(error)s") % {"error": exc},
-                       "questionId": str(question_id)})  # fmt: skip
-        return False
+        return _not_started(question_id, emit, exc, "saved")
     finally:
         with _unsaved_lock:
             _unsaved.pop(str(question_id), None)
@@ -140,8 +136,13 @@ def _vouched(question_id, emit: Emit) -> bool:
         answers.vouch(question_id)
         return True
     except Exception as exc:  # noqa: BLE001 - any failure of the cache: the answer is not started
-        log.exception("question %s could not be vouched for", question_id)
-        answers.release(question_id)
-        emit("error", {"message": gettext("L'Oracle n'a pas pu enregistrer la question : %(error)s") % {"error": exc},
-                       "questionId": str(question_id)})  # fmt: skip
-        return False
+        return _not_started(question_id, emit, exc, "vouched for")
+
+
+def _not_started(question_id, emit: Emit, exc: Exception, what: str) -> bool:
+    """The answer is not started: logged, released, and the listener told why; False."""
+    log.exception("question %s could not be %s", question_id, what)
+    answers.release(question_id)
+    emit("error", {"message": gettext("L'Oracle n'a pas pu enregistrer la question : %(error)s") % {"error": exc},
+                   "questionId": str(question_id)})  # fmt: skip
+    return False
