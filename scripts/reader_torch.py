@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 from reader_e5 import Tokenizer, batch, read_model, torch_model
+from rag.rerank import blend, normalise
 from train_reader import TOP_N, text_key
 
 torch.set_num_threads(2)
@@ -223,20 +224,14 @@ def train(args) -> None:
 # ---------------------------------------------------------------------------- measure, score
 
 
-def _norm(v):
-    lo, hi = min(v), max(v)
-    return [1.0] * len(v) if hi == lo else [(x - lo) / (hi - lo) for x in v]
-
-
 def blended_order(fusion: list[float], reader: list[float], rule_match: list[bool], weight: float | None = None) -> list[int]:
     """rag.retrieve._rerank's order: rag.rerank.blend (by position, or `weight` on the reader
     at every position), chunks stating a named rule first."""
-    positions = range(1, len(fusion) + 1)
     if weight is None:
-        weights = [(0.75, 0.25) if p <= 3 else (0.6, 0.4) if p <= 10 else (0.4, 0.6) for p in positions]
+        blended = blend(fusion, reader)
     else:
-        weights = [(1 - weight, weight)] * len(fusion)
-    blended = [wf * f + wr * r + (1.0 if m else 0.0) for (wf, wr), f, r, m in zip(weights, _norm(fusion), _norm(reader), rule_match)]
+        blended = [(1 - weight) * f + weight * r for f, r in zip(normalise(fusion), normalise(reader))]
+    blended = [b + (1.0 if m else 0.0) for b, m in zip(blended, rule_match)]
     return sorted(range(len(fusion)), key=lambda i: -blended[i])
 
 

@@ -3,7 +3,7 @@ states, measured offline against the fused order. Not imported by the applicatio
 collected by pytest; the `encode`/`train`/`score` steps need torch in a SEPARATE venv
 (never a project dependency):
 
-    python3.11 -m venv /work/torchvenv && /work/torchvenv/bin/pip install torch numpy
+    python3.11 -m venv /work/torchvenv && /work/torchvenv/bin/pip install torch==2.13.0 numpy httpx
     V=var/r2eval W=var/reader   # an evaluation folder ingested by `eval.run --var-dir $V`
     .venv/bin/python scripts/train_reader.py dump --var-dir $V --split dev --out $W/dev.json
     /work/torchvenv/bin/python scripts/train_reader.py encode --dump $W/dev.json --out $W/states
@@ -185,7 +185,7 @@ def main(argv=None) -> int:
         sys.path.insert(0, str(ROOT))
         (dump if args.step == "dump" else evaluate)(args)
         return 0
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.path[:0] = [str(ROOT), str(Path(__file__).resolve().parent)]  # rag.rerank's blend; reader_e5, reader_torch
     import reader_torch
 
     getattr(reader_torch, args.step)(args)
