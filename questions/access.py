@@ -11,8 +11,11 @@ from .models import Question
 def visible_question(user, question_id: UUID, **filters) -> Question:
     """The question `user` (None when anonymous) may see, or Http404."""
     question = Question.objects.select_related("game").filter(pk=question_id, **filters).first()
-    if question is None:
-        raise Http404
-    if question.user_id and not (user and (user.pk == question.user_id or user.is_staff)):
+    if question is None or not may_see(user, question):
         raise Http404
     return question
+
+
+def may_see(user, question: Question) -> bool:
+    """Whether `user` (None when anonymous) may see `question`, stored or not yet."""
+    return not question.user_id or bool(user and (user.pk == question.user_id or user.is_staff))

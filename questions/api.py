@@ -19,7 +19,7 @@ from runtime.api_errors import ErrorOut
 
 from . import lookups
 from .confidence import confidence_of
-from .access import visible_question
+from .access import may_see, visible_question
 from .ask_flow.background import start_answering, unsaved
 from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
 from .services import Asker, prepare_question, prepares_in_memory, save_asked
@@ -143,7 +143,7 @@ def pending_or_visible(user, question_id):
         return visible_question(user, question_id)
     except Http404:
         question = unsaved(question_id)
-        if question is None or (question.user_id and not (user and user.pk == question.user_id)):
+        if question is None or not may_see(user, question):
             raise
         return question
 
