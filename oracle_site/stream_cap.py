@@ -20,7 +20,11 @@ started as many, one by one, in the event loop). A served stream runs them inste
 shared `runtime.executors.stream_sync()` pool (STREAMS_SYNC_THREADS), through asgiref's
 `ThreadSensitiveContext(executor=…)`. They are short, and one at a time per stream; each
 runs between `close_old_connections()` calls (a stream's next step may run on another of
-the pool's threads: nothing is kept open between two steps).
+the pool's threads: nothing is kept open between two steps). asgiref asks such an executor to
+run one call at a time on one thread, for sync code that calls back into async code and then
+into sync code again, which must land on the same thread: every middleware here is
+async-capable and the stream views are coroutines, so each thread-sensitive call is a leaf
+that waits for no other, and several threads cannot deadlock.
 """
 
 from __future__ import annotations
