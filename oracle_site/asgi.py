@@ -42,9 +42,9 @@ from runtime.periodic import start_web_work  # noqa: E402
 
 start_web_work()
 
-# The first question asked across languages would otherwise wait ~1 s for the dictionaries.
-import threading  # noqa: E402
+# The URLconf, the lexicon and the ask pools' threads made now rather than by the first
+# requests, then the start-up heap kept out of the garbage collector's full scans
+# (oracle_site/warmup.py).
+from oracle_site.warmup import start_warmup  # noqa: E402
 
-from runtime.components import lexicon  # noqa: E402
-
-threading.Thread(target=lexicon, name="lexicon-warmup", daemon=True).start()
+start_warmup()
