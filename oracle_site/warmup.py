@@ -26,6 +26,7 @@ import threading
 import time
 
 log = logging.getLogger(__name__)
+WARM = "web process warm"  # the log line's start (tests/support/daphne.py waits for it)
 
 
 def load_then_freeze() -> None:
@@ -40,8 +41,8 @@ def load_then_freeze() -> None:
     start_web_pools()
     gc.collect()
     gc.freeze()
-    log.info("web process warm in %.1f s; %d objects frozen out of the collector's scans",
-             time.perf_counter() - started, gc.get_freeze_count())  # fmt: skip
+    log.info("%s in %.1f s; %d objects frozen out of the collector's scans",
+             WARM, time.perf_counter() - started, gc.get_freeze_count())  # fmt: skip
 
 
 def start_warmup() -> threading.Thread:

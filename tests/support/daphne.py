@@ -22,6 +22,8 @@ from urllib.parse import quote
 import httpx
 import pytest
 
+from oracle_site.warmup import WARM
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT_S = 180  # the wait ends when the server answers; on a busy machine (two xdist workers
 # and other jobs on two cores) importing the app alone was seen to take over a minute
@@ -68,6 +70,20 @@ def _wait_until_serving(process: subprocess.Popen, base_url: str, log_path: Path
         except httpx.HTTPError:
             time.sleep(0.1)
     raise RuntimeError(f"daphne did not answer within {STARTUP_TIMEOUT_S} s:\n{log_path.read_text()}")
+
+
+def _wait_until_warm(process: subprocess.Popen, log_path: Path) -> None:
+    """Until the server's warm-up (oracle_site/warmup.py) has ended: it starts the ask pools'
+    threads and runs one full collection, which a test counting threads or timing a stream
+    would otherwise see in the middle of its work."""
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if WARM in log_path.read_text(errors="replace"):
+            return
+        if process.poll() is not None:
+            raise RuntimeError(f"daphne exited with {process.returncode}:\n{log_path.read_text()}")
+        time.sleep(0.1)
+    raise RuntimeError(f"daphne did not end its warm-up within {STARTUP_TIMEOUT_S} s:\n{log_path.read_text()}")
 
 
 @pytest.fixture
@@ -134,6 +150,7 @@ def serve(settings, tmp_path: Path, extra_env: dict, asgi: str, folders: dict | 
         )
     try:
         _wait_until_serving(process, base_url, log_path)
+        _wait_until_warm(process, log_path)
         PIDS[base_url] = process.pid
         yield base_url
     finally:
