@@ -59,31 +59,36 @@ def database_url(settings_dict: dict) -> str:
     raise RuntimeError(f"live_daphne does not know how to share a {engine} database")
 
 
-def _wait_until_serving(process: subprocess.Popen, base_url: str, log_path: Path) -> None:
+def _wait_for(process: subprocess.Popen, log_path: Path, ready, what: str) -> None:
+    """Poll `ready()` until it is true; fail with the server's log if daphne exits first or
+    `what` has not happened within STARTUP_TIMEOUT_S."""
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     while time.monotonic() < deadline:
+        if ready():
+            return
         if process.poll() is not None:
             raise RuntimeError(f"daphne exited with {process.returncode}:\n{log_path.read_text()}")
-        try:
-            httpx.get(f"{base_url}/api/ask/00000000-0000-0000-0000-000000000000", timeout=2)
-            return
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    raise RuntimeError(f"daphne did not answer within {STARTUP_TIMEOUT_S} s:\n{log_path.read_text()}")
+        time.sleep(0.1)
+    raise RuntimeError(f"daphne did not {what} within {STARTUP_TIMEOUT_S} s:\n{log_path.read_text()}")
+
+
+def _answers(base_url: str) -> bool:
+    try:
+        httpx.get(f"{base_url}/api/ask/00000000-0000-0000-0000-000000000000", timeout=2)
+        return True
+    except httpx.HTTPError:
+        return False
+
+
+def _wait_until_serving(process: subprocess.Popen, base_url: str, log_path: Path) -> None:
+    _wait_for(process, log_path, lambda: _answers(base_url), "answer")
 
 
 def _wait_until_warm(process: subprocess.Popen, log_path: Path) -> None:
     """Until the server's warm-up (oracle_site/warmup.py) has ended: it starts the ask pools'
     threads and runs one full collection, which a test counting threads or timing a stream
     would otherwise see in the middle of its work."""
-    deadline = time.monotonic() + STARTUP_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if WARM in log_path.read_text(errors="replace"):
-            return
-        if process.poll() is not None:
-            raise RuntimeError(f"daphne exited with {process.returncode}:\n{log_path.read_text()}")
-        time.sleep(0.1)
-    raise RuntimeError(f"daphne did not end its warm-up within {STARTUP_TIMEOUT_S} s:\n{log_path.read_text()}")
+    _wait_for(process, log_path, lambda: WARM in log_path.read_text(errors="replace"), "end its warm-up")
 
 
 @pytest.fixture
