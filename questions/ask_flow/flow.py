@@ -3,7 +3,8 @@ classify, HyDE and a follow-up's rewrite (beside the retrieval) → retrieve (an
 Each step reports through `emit(event, data)`: phase, context, token…, diagnostics, done.
 
 `answer_question` never raises: a failure marks the Question failed with a readable message
-and emits `error`, so a poller never waits on a question that is pending forever.
+and emits `error`, so a poller never waits on a question that is pending forever, and a
+stream gets its `error` even when the database cannot store the failure.
 """
 
 from __future__ import annotations
@@ -40,7 +41,11 @@ def answer_question(question_id, emit: Emit, answering: Answering | None = None)
     except Exception as exc:  # turned into a readable, persisted failure
         log.exception("question %s failed", question_id)
         message = gettext("L'Oracle n'a pas pu répondre : %(error)s") % {"error": exc}
-        Question.objects.filter(pk=question_id).mark_failed(message)
+        try:
+            Question.objects.filter(pk=question_id).mark_failed(message)
+        except Exception:  # the database itself failing (locked, gone): the stream still ends;
+            # the row, no longer vouched for, is failed by the recovery sweep (questions/recovery.py)
+            log.exception("question %s: its failure could not be stored", question_id)
         emit("error", {"message": message, "questionId": str(question_id)})
     finally:
         answers.forget_unvouched(question_id)

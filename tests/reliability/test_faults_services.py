@@ -108,3 +108,30 @@ def test_bgg_down_is_reported_by_health_and_the_sync_does_not_fail_the_others(cl
     assert reports and reports[0].get("error")
     bgg = component(client, "bgg")
     assert bgg["status"] == "degraded" and "heat: BGG" in bgg["detail"] and "unreachable" in bgg["detail"]
+
+
+def test_a_database_that_cannot_store_the_failure_still_ends_the_stream_with_an_error(monkeypatch):
+    """The answer fails on the database (SQLite locked past its timeout while the worker
+    ingests, PostgreSQL restarting), and storing the failure fails the same way: the stream
+    still gets its `error` event (it once got heartbeats until the client gave up), and
+    nothing escapes into the answer pool, where it was lost unlogged."""
+    from django.db import OperationalError
+
+    from questions.ask_flow import flow
+    from questions.models import QuestionQuerySet
+    from tests.factories import GameFactory
+
+    question = create_question(game=GameFactory(name="Heat"), text="Combien de cartes en main ?")
+
+    def locked(*_args, **_kwargs):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(flow, "run", locked)
+    monkeypatch.setattr(QuestionQuerySet, "mark_failed", locked)
+    events = []
+
+    answer_question(question.pk, lambda name, data: events.append((name, data)))
+
+    name, data = events[-1]
+    assert name == "error" and data["questionId"] == str(question.pk)
+    assert data["message"] == "L'Oracle n'a pas pu répondre : database is locked"
