@@ -11,11 +11,20 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import threading
 
 from django.conf import settings
 from django.core.cache import caches
 from django.utils.translation import gettext as _
 from ninja.throttling import SimpleRateThrottle
+
+
+# Ninja's throttle reads a client's history, checks it and writes it back: two threads that
+# read the same history both pass and both write n+1, so concurrent asks (follow-ups checked
+# in the ask setup pool's threads) got past the limit several times over. One check at a time
+# per process; with the shared cache (several web processes) the checks of two processes can
+# still overlap.
+_check_lock = threading.Lock()
 
 
 class SettingsRateThrottle(SimpleRateThrottle):
@@ -36,7 +45,8 @@ class SettingsRateThrottle(SimpleRateThrottle):
         if self.rate is None:
             return True
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request)
+        with _check_lock:
+            return super().allow_request(request)
 
     def get_cache_key(self, request) -> str | None:
         ident = self.ident(request)

@@ -80,3 +80,54 @@ def test_an_empty_rate_disables_that_limit(client, bob, settings):
     settings.RATE_LIMIT_ASK_IP = ""
     client.force_login(bob)
     assert {ask(client).status_code for _ in range(15)} == {422}
+
+
+def test_asks_checked_at_the_same_time_do_not_get_past_the_limit(settings, bob, monkeypatch):
+    """Follow-ups are checked in the ask setup pool's threads, several at once. Each check
+    reads the player's history, then writes it back one longer: two reads of the same history
+    both passed, so a player firing asks together got several times the limit. (The store is
+    slowed as Redis over a network or the file cache on a busy disk are: every read waits
+    50 ms, so the checks overlap every time.)"""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.core.cache import caches
+    from django.test import RequestFactory
+
+    from questions.services import Asker, check_rate
+    from runtime.refusals import TooManyRequests
+    from runtime import ratelimit
+
+    settings.RATE_LIMIT_ASK_USER = "2/m"
+    settings.RATE_LIMIT_ASK_IP = ""
+
+    class SlowReads:
+        def __init__(self, cache):
+            self.cache = cache
+
+        def get(self, *args, **kwargs):
+            value = self.cache.get(*args, **kwargs)
+            time.sleep(0.05)
+            return value
+
+        def set(self, *args, **kwargs):
+            return self.cache.set(*args, **kwargs)
+
+    monkeypatch.setattr(ratelimit.SettingsRateThrottle, "cache", property(lambda _self: SlowReads(caches[settings.RATE_LIMIT_CACHE])))
+    together = threading.Barrier(6)
+
+    def one_ask() -> bool:
+        request = RequestFactory().post("/api/ask/stream")
+        request.user = request.auth = bob
+        together.wait()
+        try:
+            check_rate(Asker.of(request))
+            return True
+        except TooManyRequests:
+            return False
+
+    with ThreadPoolExecutor(6) as pool:
+        allowed = list(pool.map(lambda _: one_ask(), range(6)))
+
+    assert allowed.count(True) == 2
