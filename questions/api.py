@@ -90,9 +90,10 @@ class PendingOut(Schema):
 
 def find_game(game_id):
     """The game, or None; remembered for ASK_LOOKUP_CACHE_S."""
+    generation = lookups.games.generation  # a change while this reads: not remembered
     game = Game.objects.filter(pk=game_id).first()
     if game is not None:
-        lookups.games.put(game.pk, game)
+        lookups.games.put(game.pk, game, since=generation)
     return game
 
 

@@ -3,10 +3,11 @@ it has just looked up (ASK_LOOKUP_CACHE_S; 0 turns it off).
 
 With them, a stream's `meta` needs no database round trip when the same client asks again or
 another player asks about the same game; simultaneous lookups of one key are made once
-(`coalesced`). Saving or deleting a token, a user or a game in this
-process forgets everything at once (signals, `questions.apps`); another web process notices
-within ASK_LOOKUP_CACHE_S (a token revoked through the admin of process A still works for at
-most that long on process B). Only successful lookups are kept.
+(`coalesced`). Saving or deleting a token, a user or a game in this process forgets
+everything at once and again when the transaction commits, and a lookup that was reading
+meanwhile is not remembered (signals, `questions.apps`); another web process notices within
+ASK_LOOKUP_CACHE_S (a token revoked through the admin of process A still works for at most
+that long on process B). Only successful lookups are kept.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import threading
 import time
 
 from django.conf import settings
+from django.db import transaction
 
 from runtime import executors
 
@@ -26,6 +28,9 @@ class LookupCache:
     def __init__(self):
         self._data: dict = {}
         self._lock = threading.Lock()
+        # Bumped by every clear: a lookup that read its row before a clear is not kept after it
+        # (`put(..., since=generation read before the query)`).
+        self.generation = 0
 
     def get(self, key):
         entry = self._data.get(key)
@@ -33,11 +38,14 @@ class LookupCache:
             return None
         return entry[1]
 
-    def put(self, key, value) -> None:
+    def put(self, key, value, since: int | None = None) -> None:
+        """Remember `value`, unless the cache was cleared since generation `since`."""
         ttl = settings.ASK_LOOKUP_CACHE_S
         if ttl <= 0:
             return
         with self._lock:
+            if since is not None and since != self.generation:
+                return
             if len(self._data) >= MAX_ENTRIES:
                 self._data.clear()
             self._data[key] = (time.monotonic() + ttl, value)
@@ -45,6 +53,14 @@ class LookupCache:
     def clear(self, **_signal_kwargs) -> None:
         with self._lock:
             self._data.clear()
+            self.generation += 1
+
+    def clear_now_and_on_commit(self, using=None, **_signal_kwargs) -> None:
+        """A row saved inside a transaction (the admin's, a deactivation revoking the user's
+        tokens) is still the old one for every other connection until it commits: a lookup in
+        that window would remember the old row for ASK_LOOKUP_CACHE_S, so forget again then."""
+        self.clear()
+        transaction.on_commit(self.clear, using=using)
 
 
 tokens = LookupCache()  # key hash -> (ApiToken without its key, its user)
@@ -77,4 +93,5 @@ def connect_signals() -> None:
 
     for model, cache in ((ApiToken, tokens), (get_user_model(), tokens), (Game, games)):
         for signal in (post_save, post_delete):
-            signal.connect(cache.clear, sender=model, weak=False, dispatch_uid=f"lookups-{model.__name__}-{id(signal)}")
+            signal.connect(cache.clear_now_and_on_commit, sender=model, weak=False,
+                           dispatch_uid=f"lookups-{model.__name__}-{id(signal)}")  # fmt: skip
