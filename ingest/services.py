@@ -108,7 +108,9 @@ def _count_pages(pdf) -> int:
         return sum(1 for _ in PDFPage.create_pages(document))
     except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
         raise InvalidPdf(_("Ce PDF est chiffré ou protégé par un mot de passe : exportez-en une copie sans protection.")) from exc
-    except (PDFSyntaxError, PSException, ValueError, KeyError, TypeError) as exc:
+    except Exception as exc:  # noqa: BLE001 - a malformed file leads pdfminer into any error
+        # (AttributeError for a page tree made of names, IndexError, RecursionError…), not
+        # only its own PDFSyntaxError / PSException: each is the uploader's bad file, a 400.
         raise InvalidPdf(_("Ce PDF est illisible (fichier abîmé ?) : %(error)s") % {"error": exc}) from exc
 
 

@@ -54,6 +54,8 @@ def test_extension_upload_creates_its_own_booklet(client, alice, rules_bytes):
         (b"", 400, "vide"),
         (b"GIF89a not a pdf at all", 400, "pas un PDF"),
         (b"%PDF-1.4\n%%EOF\n", 400, "illisible"),
+        # a page tree made of a name: pdfminer raised AttributeError, the upload answered 500
+        (b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages /Foo >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n", 400, "illisible"),
     ],
 )
 def test_bad_files_get_a_clear_4xx_and_nothing_is_written(client, alice, settings, content, status, words):
