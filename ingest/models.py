@@ -46,6 +46,9 @@ class IngestJob(models.Model):
     pdf_path = models.CharField(_("chemin du PDF"), max_length=500, blank=True)  # relative to MEDIA_ROOT
     # Pages of `pdf_path`: a replacement's file is not the booklet's until it is read (ingest.booklet_swap).
     pdf_pages = models.PositiveIntegerField(_("pages du PDF"), null=True, blank=True)
+    # The upload created the game (a new game's name): cancelling it before it ran may delete
+    # the game again; a game that existed before (cards, questions…) is never deleted.
+    created_game = models.BooleanField(_("a créé le jeu"), default=False)
     attempts = models.PositiveSmallIntegerField(_("tentatives"), default=0)
     # The admin left the booklet's language to its text: the ingestion sets it (ingest.language_choice).
     detect_language = models.BooleanField(_("langue à détecter"), default=False)

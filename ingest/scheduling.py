@@ -98,6 +98,7 @@ def cancel_scheduled(game) -> CancelledIngest:
     from games.index_state import mark_changed
 
     for job in IngestJob.objects.filter(game=game, status=IngestJob.Status.SCHEDULED):
+        job_id = str(job.pk)  # a deleted row's pk is None
         with transaction.atomic():
             if not job.transition(IngestJob.Status.CANCELLED, allowed_from=(IngestJob.Status.SCHEDULED,)):
                 continue  # it started meanwhile
@@ -113,7 +114,7 @@ def cancel_scheduled(game) -> CancelledIngest:
                 deleted = _delete_created_rows(job)
             mark_changed(booklet.collection)
         _remove_files(files)
-        return CancelledIngest(job_id=str(job.pk), deleted=deleted)
+        return CancelledIngest(job_id=job_id, deleted=deleted)
     raise NotScheduled(_("Aucune ingestion planifiée pour ce jeu."))
 
 
@@ -182,15 +183,19 @@ def _give_back_previous_pdf(job: IngestJob, booklet) -> list[Path]:
 
 
 def _delete_created_rows(job: IngestJob) -> str:
-    """The booklet row goes with its ingestion, unless the game already held other work."""
+    """The booklet row goes with its ingestion; the game too when this upload created it and
+    it holds no other work (a game made beforehand keeps its cards, questions and terms)."""
     if job.extension_id:
         job.extension.delete()
         return "extension"
     game = job.game
     other_jobs = game.ingest_jobs.exclude(pk=job.pk).exists()
-    if not other_jobs and not game.extensions.exists():
+    if job.created_game and not other_jobs and not game.extensions.exists():
         game.delete()
         return "game"
+    if game.pdf.name and game.pdf.name == job.pdf_path:  # its file goes: the game has no rules PDF again
+        game.pdf.name, game.pdf_pages = "", None
+        game.save(update_fields=["pdf", "pdf_pages"])
     job.chunks.all().delete()
     job.delete()
     return "job"

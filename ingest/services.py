@@ -135,6 +135,7 @@ def create_ingest(
     info = validate_pdf(pdf_path_or_file)
     detect = language == language_choice.DETECT
     language = language or language_choice.PROVISIONAL
+    creates_game = not game  # neither a Game nor an id or slug: `new_game_name` is created
     with transaction.atomic():
         game = _resolve_game(game, new_game_name, language, bgg_id)
         owner = game if kind == "base" else _extension(game, kind, name or new_game_name or kind, language)
@@ -151,6 +152,7 @@ def create_ingest(
             booklet_kind=kind,
             pdf_path=stored,
             pdf_pages=info.pages,
+            created_game=creates_game,
             detect_language=detect,
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )

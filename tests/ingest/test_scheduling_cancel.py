@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 def scheduled_base_game(slug="heat") -> tuple[Game, IngestJob, Path]:
     game = GameFactory(name=slug.title(), slug=slug)
     game.pdf.save(f"{slug}.pdf", ContentFile(b"%PDF-1.4 scheduled"), save=True)
-    job = IngestJobFactory(game=game, pdf_path=game.pdf.name)
+    job = IngestJobFactory(game=game, pdf_path=game.pdf.name, created_game=True)  # a new game's upload
     schedule_ingest(job, timezone.now() + timedelta(hours=3))
     return game, job, Path(settings.MEDIA_ROOT) / game.pdf.name
 
@@ -44,6 +44,33 @@ def test_cancelling_removes_the_schedule_the_pdf_and_the_game(client, alice):
     assert not Game.objects.filter(pk=game.pk).exists()
     assert not pdf.exists()
     assert not Schedule.objects.filter(name=f"ingest-{job.pk}").exists()
+
+
+def test_cancelling_the_first_upload_of_a_game_made_beforehand_keeps_the_game(client, alice, tmp_path):
+    """A game made without rules (`POST /api/games`), its cards imported and questions asked,
+    then its rulebook scheduled: cancelling the upload once deleted the game, and with it
+    every card, question and conversation."""
+    from questions.models import Question
+    from tests.factories import QuestionFactory
+    from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
+
+    client.force_login(alice)
+    game_id = client.post("/api/games", {"name": "Heat"}, content_type="application/json").json()["id"]
+    game = Game.objects.get(pk=game_id)
+    asked = QuestionFactory(game=game)
+    when = timezone.now() + timedelta(days=1)
+    with open(rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), "rb") as pdf:
+        upload = client.post("/api/games/ingest", {"pdf": pdf, "game_id": game_id, "scheduled_start_at": when.isoformat()})
+    assert upload.status_code == 202, upload.content
+    stored = Path(settings.MEDIA_ROOT) / IngestJob.objects.get(pk=upload.json()["job_id"]).pdf_path
+
+    response = client.delete(url(game))
+
+    assert response.json() == {"job_id": upload.json()["job_id"], "deleted": "job"}
+    game.refresh_from_db()
+    assert Question.objects.filter(pk=asked.pk).exists()
+    assert not stored.exists() and not game.pdf.name  # the upload's file went, and the game's pointer to it
+    assert not IngestJob.objects.filter(game=game).exists()
 
 
 def test_cancelling_a_scheduled_expansion_keeps_the_game_and_its_rules(client, alice):
