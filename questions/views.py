@@ -140,7 +140,7 @@ def chat(request, slug: str, conversation_id=None):
 def _card_mentions(raw: str) -> list[str]:
     try:
         names = json.loads(raw or "[]")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: thousands of nested `[`
         names = None
     if (not isinstance(names, list) or len(names) > MAX_MENTIONS
             or not all(isinstance(n, str) and 0 < len(n) <= MAX_CARD_NAME for n in names)):
@@ -244,7 +244,8 @@ def turn(request, slug: str, question_id):
         return redirect_to_login(request.get_full_path())
     question = visible_question(asker(request), question_id, game__slug=slug)
     try:
-        tries = max(0, int(request.GET.get("try", "0")))
+        # at most POLL_MAX_TRIES: a 4,300-digit `try` parsed, then its next poll's URL did not
+        tries = min(max(0, int(request.GET.get("try", "0"))), POLL_MAX_TRIES)
     except ValueError:
         tries = 0
     context = turn_context(question, poll_try=tries)

@@ -217,6 +217,8 @@ def test_the_polling_fallback_asks_again_then_gives_up_or_shows_the_answer(clien
     assert "L'Oracle finalise hors-ligne…" in pending
     given_up = client.get(url, {"try": 15}).content.decode()
     assert "pas pu terminer sa réponse" in given_up and "hx-get" not in given_up
+    huge = client.get(url, {"try": "9" * 4300})  # parsed, but its next poll's URL could not be written: a 500
+    assert huge.status_code == 200 and "pas pu terminer sa réponse" in huge.content.decode()
     answered(question)
     done = client.get(url, {"try": 5}).content.decode()
     assert 'data-state="done"' in done and 'class="citation' in done
@@ -359,7 +361,8 @@ def test_an_empty_or_too_long_question_is_refused_with_a_reason(client, bob, sta
     empty = ask(client, game, "   ")
     too_long = ask(client, game, "x" * 501)
     bad_cards = ask(client, game, "Q ?", card_mentions="[1, 2]")
-    assert (empty.status_code, too_long.status_code, bad_cards.status_code) == (400, 400, 400)
+    nested_cards = ask(client, game, "Q ?", card_mentions="[" * 5000)  # json.loads: RecursionError, once a 500
+    assert (empty.status_code, too_long.status_code, bad_cards.status_code, nested_cards.status_code) == (400, 400, 400, 400)
     assert "Écrivez d'abord votre question." in empty.content.decode()
     assert "500 caractères" in too_long.content.decode()
     assert not Question.objects.exists() and not Conversation.objects.exists() and started == []
