@@ -65,6 +65,13 @@ def request_cancel(job: IngestJob) -> str:
     return ""
 
 
+def withdraw_cancel(job: IngestJob) -> None:
+    """Forget a cancel the job's last run never acknowledged: asked during a step without a
+    checkpoint that then failed, it stood for FLAG_TTL_S and stopped the relaunched run at its
+    first checkpoint."""
+    cache.delete(flag_key(job.pk))
+
+
 def cancelled_message() -> Text:
     return Text(gettext_noop("Ingestion annulée à la demande d'un administrateur. « Relancer » la reprend là où elle s'était arrêtée."))
 

@@ -14,13 +14,13 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
 from pdfminer.pdfpage import PDFPage
-from pdfminer.pdfparser import PDFParser, PDFSyntaxError
-from pdfminer.psparser import PSException
+from pdfminer.pdfparser import PDFParser
 
 from games.models import BOOKLET_KINDS, Extension, Game
 from games.services import unique_slug
 
 from . import booklet_swap, language_choice
+from .cancellation import withdraw_cancel
 from .models import IngestJob
 from .queue import enqueue
 from .recovery import requeue
@@ -171,6 +171,7 @@ def retry(job: IngestJob) -> bool:
         finished_at=None,
     )
     if moved:
+        withdraw_cancel(job)  # one asked of the run that ended does not stop this one
         job.emit("retry", {})
         enqueue(job)
     return moved
