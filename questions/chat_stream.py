@@ -59,8 +59,25 @@ def _load(question_id) -> Question:
     return Question.objects.select_related("game").get(pk=question_id)
 
 
+def _answered_or_gone(question_id) -> Question | None:
+    """The question, or None once it is deleted: either way its stream can end."""
+    try:
+        return _load(question_id)
+    except Question.DoesNotExist:
+        return None
+
+
 def _final_html(question_id) -> str:
-    question = _load(question_id)
+    """The finished turn; a short notice in its place when the question was deleted while it
+    was answered (its conversation or its game deleted): the page then stops waiting for it."""
+    try:
+        question = _load(question_id)
+    except Question.DoesNotExist:
+        return format_html(
+            '<li class="turn" id="turn-{}" data-state="error"><div class="bubble answer-bubble">'
+            '<span class="who">{}</span><p class="error-text" role="alert">{}</p></div></li>',
+            question_id, _("L'Oracle"), _("Cette question a été supprimée."),
+        )  # fmt: skip
     return render_to_string("questions/_turn.html", turn_context(question))
 
 
@@ -122,8 +139,8 @@ class Follower:
 
 async def relay(question_id, heartbeat_s: float):
     async with broadcast.subscribe(broadcast.answer_group(question_id)) as events:
-        question = await executors.setup_async(_load)(question_id)
-        if question.is_answered:
+        question = await executors.setup_async(_answered_or_gone)(question_id)
+        if question is None or question.is_answered:
             yield sse("done", await executors.setup_async(_final_html)(question_id))
             return
         yield ": listening\n\n"
@@ -136,8 +153,8 @@ async def relay(question_id, heartbeat_s: float):
             if event is None:
                 quiet += 1
                 if quiet % RECHECK_EVERY == 0:
-                    question = await executors.setup_async(_load)(question_id)
-                    if question.is_answered:
+                    question = await executors.setup_async(_answered_or_gone)(question_id)
+                    if question is None or question.is_answered:
                         yield sse("done", await executors.setup_async(_final_html)(question_id))
                         return
                 yield ": heartbeat\n\n"

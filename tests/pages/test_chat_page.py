@@ -266,6 +266,33 @@ def test_the_event_relay_sends_a_stored_answer_at_once(bob):
     assert len(chunks) == 1 and chunks[0].startswith("event: done\n")
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_event_relay_ends_when_the_question_is_deleted_while_it_is_answered(bob):
+    """The player deletes the conversation (or an admin the game) while an answer streams:
+    the stream once died without a `done`, the page fell back to polling a 404 and its ask
+    button stayed disabled until a reload. It now ends with a notice in the turn's place."""
+    game = GameFactory()
+    question = create_question(game=game, text="Q ?", user=bob)
+    from questions.chat_stream import relay
+
+    async def collect():
+        out = []
+        async for chunk in relay(question.pk, heartbeat_s=5):
+            out.append(chunk)
+            if chunk.startswith(": listening"):
+                threading.Thread(target=delete_then_finish).start()
+        return "".join(out)
+
+    def delete_then_finish():
+        Question.objects.filter(pk=question.pk).delete()
+        broadcast.publish(broadcast.answer_group(question.pk), "error", {"message": "interrompue"})
+
+    stream = asyncio.run(collect())
+
+    done = stream.split("event: done\n", 1)[1]
+    assert 'data-state="error"' in done and "Cette question a été supprimée." in done
+
+
 def test_chat_page_asks_anonymous_visitors_to_log_in(client, db):
     game = GameFactory()
     response = client.get(reverse("oracle-chat", args=[game.slug]))
