@@ -98,14 +98,15 @@ class Checkpoint:
         self.started = time.monotonic()
         self._last_check = 0.0
 
-    def __call__(self) -> None:
+    def __call__(self, force: bool = False) -> None:
+        """`force`: read the cancel flag even if it was read less than CHECK_INTERVAL_S ago."""
         now = time.monotonic()
         if now - self.started > self.budget:
             raise JobOverBudget(Text(gettext_noop(
                 "L'ingestion a dépassé son temps maximal (%(budget)d s pour %(pages)d pages, INGEST_SECONDS_PER_PAGE). "
                 "Relancez-la : elle reprend là où elle s'était arrêtée ; si cela se répète, vérifiez le PDF ou augmentez ce réglage."
             ), {"budget": self.budget, "pages": self.pages}))
-        if now - self._last_check >= CHECK_INTERVAL_S:
+        if force or now - self._last_check >= CHECK_INTERVAL_S:
             self._last_check = now
             if cache.get(flag_key(self.job_id)):
                 raise JobCancelled()

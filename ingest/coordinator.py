@@ -271,6 +271,11 @@ class Pipeline:
         with self.reporter.act_scope("index", len(drafts)):
             self.booklet = self.current_booklet()  # « Corriger la langue » may have been clicked meanwhile
             notes = self.detect_conflicts(drafts, dense, sparse)
+            if isinstance(self.reporter.checkpoint, cancellation.Checkpoint):
+                # Conflict detection has no checkpoint inside (its LLM calls may take minutes):
+                # a cancel or an overrun meanwhile stops the job here, before its rules replace
+                # the booklet's (its answers are cached for « Relancer »).
+                self.reporter.checkpoint(force=True)
             rows = index.build_rows(self.job, self.booklet, drafts, dense, sparse, notes, self.stats["embedder"])
             self.stats["replaced_chunks"] = index.replace_booklet_rows(self.job, self.booklet, rows, also=self.adopt)
             # Swapped: a cancel now would leave a done job marked cancelled; the job finishes.
