@@ -126,18 +126,16 @@ def create_ingest(
     user=None,
 ) -> IngestJob:
     """Validate the PDF, create the game and booklet rows, store the PDF as
-    `<slug>-<timestamp>.pdf` and return a queued job (not yet enqueued).
-
-    `language` is `language_choice.requested_language(...)` of what the admin sent: DETECT
-    (the default) lets the ingestion set it from the text."""
+    `<slug>-<timestamp>.pdf` and return a queued job (not yet enqueued). `language` is
+    `language_choice.requested_language(...)` of what the admin sent: DETECT (the default)
+    lets the ingestion set it from the text."""
     if kind not in BOOKLET_KINDS:
         raise ValueError(f"unknown booklet kind {kind!r}")
     info = validate_pdf(pdf_path_or_file)
     detect = language == language_choice.DETECT
     language = language or language_choice.PROVISIONAL
-    creates_game = not game  # neither a Game nor an id or slug: `new_game_name` is created
     with transaction.atomic():
-        game = _resolve_game(game, new_game_name, language, bgg_id)
+        game, created_game = _resolve_game(game, new_game_name, language, bgg_id)
         owner = game if kind == "base" else _extension(game, kind, name or new_game_name or kind, language)
         stored = media_relative(store_pdf(pdf_path_or_file, owner.slug))
         if not _serves_a_pdf(owner):  # a replacement waits beside the old PDF (ingest.booklet_swap)
@@ -152,7 +150,7 @@ def create_ingest(
             booklet_kind=kind,
             pdf_path=stored,
             pdf_pages=info.pages,
-            created_game=creates_game,
+            created_game=created_game,  # cancelled before it ran, it may take the game with it
             detect_language=detect,
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )
@@ -228,17 +226,18 @@ def reingest(booklet, user=None) -> IngestJob:
     return job
 
 
-def _resolve_game(game, new_game_name, language, bgg_id) -> Game:
+def _resolve_game(game, new_game_name, language, bgg_id) -> tuple[Game, bool]:
+    """The game, and whether it was created here (from `new_game_name`)."""
     if isinstance(game, Game):
-        return game
+        return game, False
     if game:
         found = Game.objects.filter(pk=game).first() if _is_uuid(game) else Game.objects.filter(slug=game).first()
         if found is None:
             raise UnknownGame(_("Jeu inconnu : %(game)s") % {"game": game})
-        return found
+        return found, False
     if not new_game_name:
         raise UnknownGame(_("Choisissez un jeu existant ou donnez le nom du nouveau jeu."))
-    return Game.objects.create(name=new_game_name, slug=unique_slug(new_game_name), language=language, bgg_id=bgg_id)
+    return Game.objects.create(name=new_game_name, slug=unique_slug(new_game_name), language=language, bgg_id=bgg_id), True
 
 
 def _extension(game: Game, kind: str, name: str, language: str) -> Extension:
