@@ -224,10 +224,9 @@ def test_the_polling_fallback_asks_again_then_gives_up_or_shows_the_answer(clien
     assert 'data-state="done"' in done and 'class="citation' in done
 
 
-@pytest.mark.django_db(transaction=True)
-def test_the_event_relay_renders_each_event_as_a_partial(bob):
-    game = GameFactory(name="Heat")
-    question = create_question(game=game, text="Q ?", user=bob)
+def relayed(question, once_listening) -> str:
+    """What the chat's event relay sends for `question`, `once_listening()` run in a thread as
+    soon as it listens (as the answer pool publishes)."""
     from questions.chat_stream import relay
 
     async def collect():
@@ -235,8 +234,16 @@ def test_the_event_relay_renders_each_event_as_a_partial(bob):
         async for chunk in relay(question.pk, heartbeat_s=5):
             out.append(chunk)
             if chunk.startswith(": listening"):
-                threading.Thread(target=publish).start()
+                threading.Thread(target=once_listening).start()
         return "".join(out)
+
+    return asyncio.run(collect())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_event_relay_renders_each_event_as_a_partial(bob):
+    game = GameFactory(name="Heat")
+    question = create_question(game=game, text="Q ?", user=bob)
 
     def publish():
         group = broadcast.answer_group(question.pk)
@@ -245,7 +252,7 @@ def test_the_event_relay_renders_each_event_as_a_partial(bob):
         answered(Question.objects.get(pk=question.pk), "Sept cartes [Heat, p.2].")
         broadcast.publish(group, "done", {"fullAnswer": "Sept cartes"})
 
-    stream = asyncio.run(collect())
+    stream = relayed(question, once_listening=publish)
 
     assert "event: phase\ndata: L&#x27;Oracle plonge &lt;dans&gt; les livrets…\n\n" in stream
     assert "event: token\ndata: <span>Sept &lt;b&gt;cartes&lt;/b&gt;</span>\n\n" in stream
@@ -273,21 +280,12 @@ def test_the_event_relay_ends_when_the_question_is_deleted_while_it_is_answered(
     button stayed disabled until a reload. It now ends with a notice in the turn's place."""
     game = GameFactory()
     question = create_question(game=game, text="Q ?", user=bob)
-    from questions.chat_stream import relay
-
-    async def collect():
-        out = []
-        async for chunk in relay(question.pk, heartbeat_s=5):
-            out.append(chunk)
-            if chunk.startswith(": listening"):
-                threading.Thread(target=delete_then_finish).start()
-        return "".join(out)
 
     def delete_then_finish():
         Question.objects.filter(pk=question.pk).delete()
         broadcast.publish(broadcast.answer_group(question.pk), "error", {"message": "interrompue"})
 
-    stream = asyncio.run(collect())
+    stream = relayed(question, once_listening=delete_then_finish)
 
     done = stream.split("event: done\n", 1)[1]
     assert 'data-state="error"' in done and "Cette question a été supprimée." in done
