@@ -28,7 +28,7 @@ from rag.sparse import SparseVector
 from . import booklet_swap, cancellation, language_choice
 from .models import IngestJob
 from .pdf_guard import HostilePdf, check_pdf, limits_from_settings
-from .progress import ACTS, Listener, Reporter, Text, message_data
+from .progress import ACTS, Listener, Reporter, Text, message_data, never_stops
 from .quota_pause import pause_for_quota
 from .recovery import job_heartbeat
 from .stages import chunk, conflicts, context, embed, furniture, hierarchy, index, ocr, read, read_child, rules
@@ -271,15 +271,14 @@ class Pipeline:
         with self.reporter.act_scope("index", len(drafts)):
             self.booklet = self.current_booklet()  # « Corriger la langue » may have been clicked meanwhile
             notes = self.detect_conflicts(drafts, dense, sparse)
-            if isinstance(self.reporter.checkpoint, cancellation.Checkpoint):
-                # Conflict detection has no checkpoint inside (its LLM calls may take minutes):
-                # a cancel or an overrun meanwhile stops the job here, before its rules replace
-                # the booklet's (its answers are cached for « Relancer »).
-                self.reporter.checkpoint(force=True)
+            # Conflict detection has no checkpoint inside (its LLM calls may take minutes): a
+            # cancel or an overrun meanwhile stops the job here, before its rules replace the
+            # booklet's (its answers are cached for « Relancer »).
+            self.reporter.checkpoint(force=True)
             rows = index.build_rows(self.job, self.booklet, drafts, dense, sparse, notes, self.stats["embedder"])
             self.stats["replaced_chunks"] = index.replace_booklet_rows(self.job, self.booklet, rows, also=self.adopt)
             # Swapped: a cancel now would leave a done job marked cancelled; the job finishes.
-            self.swapped, self.reporter.checkpoint = True, lambda: None
+            self.swapped, self.reporter.checkpoint = True, never_stops
             if self.replacement:
                 booklet_swap.move_images(self.job, self.booklet)
                 self.stats["replaced_pdf"] = True

@@ -95,6 +95,10 @@ def message_data(message) -> dict:
     return data
 
 
+def never_stops(force: bool = False) -> None:
+    """The checkpoint of a job nothing may stop: not yet armed, or its rules already swapped."""
+
+
 class Reporter:
     """Emits a job's events and keeps `job.progress` current (throttled, so a 300-page OCR
     does not write a row per page)."""
@@ -106,7 +110,7 @@ class Reporter:
         self.timings: dict[str, float] = {}
         self._started = 0.0
         self._last_progress = 0.0
-        self.checkpoint: Callable[[], None] = lambda: None  # raises to stop the job (ingest.cancellation)
+        self.checkpoint: Callable[..., None] = never_stops  # raises to stop the job (ingest.cancellation)
 
     def emit(self, event: str, data: dict) -> None:
         self.job.emit(event, data)

@@ -90,11 +90,7 @@ class PendingOut(Schema):
 
 def find_game(game_id):
     """The game, or None; remembered for ASK_LOOKUP_CACHE_S."""
-    generation = lookups.games.generation  # a change while this reads: not remembered
-    game = Game.objects.filter(pk=game_id).first()
-    if game is not None:
-        lookups.games.put(game.pk, game, since=generation)
-    return game
+    return lookups.games.load(game_id, lambda: Game.objects.filter(pk=game_id).first())
 
 
 # The question is checked by questions.services in the setup pool before the response starts

@@ -25,15 +25,15 @@ _touched: dict = {}  # token key hash -> when this process last recorded its use
 
 def find_token(key_hash: str):
     """The live ApiToken with its user, or None; remembered for ASK_LOOKUP_CACHE_S."""
-    generation = lookups.tokens.generation  # a revocation while this reads: not remembered
+    return lookups.tokens.load(key_hash, lambda: _live_token(key_hash))
+
+
+def _live_token(key_hash: str):
     try:
         api_token = ApiToken.objects.select_related("user").get(key_hash=key_hash, revoked=False, user__is_active=True)
     except ApiToken.DoesNotExist:
         return None
-    if api_token.expired:
-        return None
-    lookups.tokens.put(key_hash, api_token, since=generation)
-    return api_token
+    return None if api_token.expired else api_token
 
 
 def use_is_due(api_token) -> bool:

@@ -55,24 +55,17 @@ def context_html(data: dict) -> str:
     )
 
 
-def _load(question_id) -> Question:
-    return Question.objects.select_related("game").get(pk=question_id)
+def _stored_question(question_id) -> Question | None:
+    """The question as stored, or None once it is deleted: either way its stream can end."""
+    return Question.objects.select_related("game").filter(pk=question_id).first()
 
 
-def _answered_or_gone(question_id) -> Question | None:
-    """The question, or None once it is deleted: either way its stream can end."""
-    try:
-        return _load(question_id)
-    except Question.DoesNotExist:
-        return None
-
-
-def _final_html(question_id) -> str:
-    """The finished turn; a short notice in its place when the question was deleted while it
-    was answered (its conversation or its game deleted): the page then stops waiting for it."""
-    try:
-        question = _load(question_id)
-    except Question.DoesNotExist:
+def _final_html(question_id, question: Question | None = None) -> str:
+    """The finished turn (`question` when just loaded); a short notice in its place when the
+    question was deleted while it was answered (its conversation or its game deleted): the page
+    then stops waiting for it."""
+    question = question or _stored_question(question_id)
+    if question is None:
         return format_html(
             '<li class="turn" id="turn-{}" data-state="error"><div class="bubble answer-bubble">'
             '<span class="who">{}</span><p class="error-text" role="alert">{}</p></div></li>',
@@ -139,9 +132,9 @@ class Follower:
 
 async def relay(question_id, heartbeat_s: float):
     async with broadcast.subscribe(broadcast.answer_group(question_id)) as events:
-        question = await executors.setup_async(_answered_or_gone)(question_id)
+        question = await executors.setup_async(_stored_question)(question_id)
         if question is None or question.is_answered:
-            yield sse("done", await executors.setup_async(_final_html)(question_id))
+            yield sse("done", await executors.setup_async(_final_html)(question_id, question))
             return
         yield ": listening\n\n"
         seen, text, phase, context = streamed_so_far(question_id)  # a late listener (a reload) starts from there
@@ -153,9 +146,9 @@ async def relay(question_id, heartbeat_s: float):
             if event is None:
                 quiet += 1
                 if quiet % RECHECK_EVERY == 0:
-                    question = await executors.setup_async(_answered_or_gone)(question_id)
+                    question = await executors.setup_async(_stored_question)(question_id)
                     if question is None or question.is_answered:
-                        yield sse("done", await executors.setup_async(_final_html)(question_id))
+                        yield sse("done", await executors.setup_async(_final_html)(question_id, question))
                         return
                 yield ": heartbeat\n\n"
                 continue

@@ -28,9 +28,7 @@ class LookupCache:
     def __init__(self):
         self._data: dict = {}
         self._lock = threading.Lock()
-        # Bumped by every clear: a lookup that read its row before a clear is not kept after it
-        # (`put(..., since=generation read before the query)`).
-        self.generation = 0
+        self.generation = 0  # bumped by every clear (`load`)
 
     def get(self, key):
         entry = self._data.get(key)
@@ -38,13 +36,21 @@ class LookupCache:
             return None
         return entry[1]
 
-    def put(self, key, value, since: int | None = None) -> None:
-        """Remember `value`, unless the cache was cleared since generation `since`."""
+    def load(self, key, fetch):
+        """`fetch()`, remembered under `key` when found, unless the cache was cleared while it
+        read: a row changed meanwhile (a token revoked) would be remembered as it was."""
+        generation = self.generation
+        value = fetch()
+        if value is not None:
+            self._put(key, value, generation)
+        return value
+
+    def _put(self, key, value, generation: int) -> None:
         ttl = settings.ASK_LOOKUP_CACHE_S
         if ttl <= 0:
             return
         with self._lock:
-            if since is not None and since != self.generation:
+            if generation != self.generation:
                 return
             if len(self._data) >= MAX_ENTRIES:
                 self._data.clear()

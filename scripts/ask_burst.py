@@ -8,8 +8,10 @@ fresh temporary database; prints when each call's `meta` event was sent.
 
 `scripts.load_test` measures what a player sees (daphne, the client and the worker on the same
 cores, so a run varies by tens of milliseconds); this measures only the application's share
-of it, the same way every time, in ~15 s: the first burst finds neither the token nor the
-game remembered (questions/lookups.py), the next ones do (ASK_LOOKUP_CACHE_S). `--trace`
+of it, the same way every time, in ~15 s, with load_test's settings, database and token
+(rate limits 1000/m: more asks in a minute show as 429s). The first burst finds neither the
+token nor the game remembered (questions/lookups.py), the next ones do
+(ASK_LOOKUP_CACHE_S). `--trace`
 adds when each lookup was asked for and when it ran in the setup pool; `--profile` the
 profile of the last burst, by cumulative and by own time. Nothing is answered but the
 questions (the game has no booklet). Figures, no pass/fail (docs/reliability.md).
@@ -23,10 +25,7 @@ import cProfile
 import json
 import os
 import pstats
-import secrets
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -34,27 +33,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 ASK_PATH = "/api/ask/stream"
 
 
-def prepare(folder: Path) -> tuple[str, str]:
-    """A migrated database in `folder`, a player's API token and a game: (key, game id)."""
-    os.environ.update({
-        "DJANGO_SETTINGS_MODULE": "oracle_site.settings", "ORACLE_VAR_DIR": str(folder),
-        "SECRET_KEY": secrets.token_urlsafe(50), "DEBUG": "false", "ALLOWED_HOSTS": "127.0.0.1",
-        "STATIC_MANIFEST": "false", "Q_SYNC": "false",
-        # one token asks every question of every burst: still counted, never refused
-        "RATE_LIMIT_ASK_USER": "100000/m", "RATE_LIMIT_ASK_IP": "100000/m",
-    })  # fmt: skip
-    import django
-
-    django.setup()
-    from django.contrib.auth import get_user_model
-    from django.core.management import call_command
-
+def prepare(oracle) -> tuple[str, str]:
+    """`scripts.load_test`'s database, settings and player token (no server started), and a
+    game: (key, game id)."""
+    key, _admin_headers = oracle.prepare()
     from games.models import Game
-    from questions.models import ApiToken
 
-    call_command("migrate", verbosity=0)
-    player = get_user_model().objects.create_user("burst-player", password=secrets.token_urlsafe(12))
-    _token, key = ApiToken.issue(player, "ask burst")
     return key, str(Game.objects.create(name="Burst", slug="burst").pk)
 
 
@@ -182,15 +166,17 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     os.chdir(BASE_DIR)
     sys.path.insert(0, str(BASE_DIR))
-    folder = Path(tempfile.mkdtemp(prefix="oracle-burst-"))
+    from scripts.load_test import SpawnedOracle
+
+    oracle = SpawnedOracle(port=0, keep=False)  # a temporary folder; its rate limits: 1000/m
     try:
-        key, game_id = prepare(folder)
+        key, game_id = prepare(oracle)
         trace = Trace() if args.trace else None
         if trace:
             trace.install()
         asyncio.run(bursts(key, game_id, args.streams, args.bursts, trace, args.profile, args.pause))
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        oracle.stop()  # removes the folder
     return 0
 
 
