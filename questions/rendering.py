@@ -72,8 +72,7 @@ def citation_html(match: re.Match, booklets: list[BookletRef]) -> SafeString:
     )
 
 
-def card_html(match: re.Match) -> SafeString:
-    name = match["name"].strip()
+def card_html(name: str) -> SafeString:
     # A button: focusable, Enter opens the card preview (static/oracle/cards.js).
     return format_html(
         '<button type="button" class="card-chip" data-card="{}" aria-haspopup="dialog"'
@@ -91,10 +90,18 @@ def render_answer(text: str, booklets: list[BookletRef]) -> SafeString:
         fragments.append(html)
         return f"ORACLEPH{key}N{len(fragments) - 1}X"
 
-    text = CITATION_RE.sub(lambda m: stash(citation_html(m, booklets)), text)
-    text = CARD_RE.sub(lambda m: stash(card_html(m)), text)
-    html = nh3.clean(_markdown(text), tags=ALLOWED_TAGS, attributes={}, link_rel=None)
     placeholder = re.compile(rf"ORACLEPH{key}N(\d+)X")
+
+    def card(match: re.Match) -> str:
+        # A citation the model wrote inside a card tag (« [[card:Foudre [Règles, p.3]]] ») is
+        # already a placeholder here: it leaves the chip's name and follows the chip.
+        citations = [found[0] for found in placeholder.finditer(match["name"])]
+        name = placeholder.sub("", match["name"]).strip()
+        return (stash(card_html(name)) if name else "") + "".join(citations)
+
+    text = CITATION_RE.sub(lambda m: stash(citation_html(m, booklets)), text)
+    text = CARD_RE.sub(card, text)
+    html = nh3.clean(_markdown(text), tags=ALLOWED_TAGS, attributes={}, link_rel=None)
     return mark_safe(placeholder.sub(lambda m: fragments[int(m[1])], html))
 
 

@@ -103,6 +103,14 @@ def test_card_tag_becomes_a_card_chip(client, bob, game):
     ) in html
 
 
+def test_a_citation_written_inside_a_card_tag_follows_the_chip(client, bob, game):
+    client.force_login(bob)
+    html = render(client, game, 'Jouez [[card:Lightning Bolt [Heat — Règles, p.3 : "Infligez 3."]]] en réponse.')
+    assert "ORACLEPH" not in html
+    assert [(tag, attrs.get("data-card") or attrs.get("data-page")) for tag, attrs in elements(html) if tag in ("button", "a")] == [
+        ("button", "Lightning Bolt"), ("a", "3")]
+    assert '<q class="citation-quote">Infligez 3.</q>' in html
+
 @pytest.mark.parametrize(
     ("score", "level", "label"),
     [(1.6, "high", "Les livrets répondent clairement"),
