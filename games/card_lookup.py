@@ -109,11 +109,37 @@ def _fuzzy_ids(index: _NameIndex, folded: str, limit: int) -> list[str]:
 
 
 def find_card(game: Game, name: str) -> Card | None:
-    """The card a player named (exact English or French name or front face, else a close spelling)."""
+    """The card a player named (exact English or French name or front face, else a close
+    spelling of a whole name)."""
     folded = fold_name(name)
     index = _name_index(game)
-    pk = index.exact.get(folded) or next(iter(_fuzzy_ids(index, folded, 1)), None)
+    pk = index.exact.get(folded) or _closest_whole_name(index, folded)
     return Card.objects.filter(pk=pk).first() if pk else None
+
+
+def _closest_whole_name(index: _NameIndex, folded: str) -> str | None:
+    """The card whose whole name is a close spelling of `folded` (a typo), when no other card's
+    is as close. Unlike autocomplete, a fragment (« Teferi ») or a tie names no card: an
+    anchor, a mention or a chip would otherwise stand for an arbitrary card that starts so."""
+    if not folded:
+        return None
+    close = difflib.get_close_matches(folded, index.by_initial.get(folded[:1], []), n=2, cutoff=0.75)
+    if not close:
+        return None
+    ratios = [difflib.SequenceMatcher(None, name, folded).ratio() for name in close]
+    if len(close) == 2 and ratios[0] == ratios[1] and index.exact[close[0]] != index.exact[close[1]]:
+        return None
+    return index.exact[close[0]]
+
+
+def cards_known_as(game: Game, names: Iterable[str]) -> dict[str, Card]:
+    """The cards of the names exactly as the catalog spells them (English, French, front face),
+    in one query: for a pasted list, whose unknown names are already reported as such, no
+    close-spelling search per line (thousands of lines would cost seconds each)."""
+    index = _name_index(game)
+    pks = {name: index.exact[fold_name(name)] for name in names if fold_name(name) in index.exact}
+    cards = {str(card.pk): card for card in Card.objects.filter(pk__in=set(pks.values())).defer("dense", "sparse")}
+    return {name: cards[pk] for name, pk in pks.items() if pk in cards}
 
 
 def cards_named_in(game: Game, text: str) -> list[dict]:

@@ -15,7 +15,7 @@ from rag.deckbuilding.parse_validate import ParsedDeck, Verdict
 from runtime import components
 
 from .card_indexing import card_collection, card_payload, meta_collection
-from .card_lookup import catalog_names, find_card
+from .card_lookup import cards_known_as, catalog_names
 from .decklists import parse_decklist_text
 from .indexing import sync_if_changed
 from .models import Card, Game
@@ -102,9 +102,5 @@ def check_decklist(game: Game, text: str, format: str = "") -> CheckedList:
     spec = default_spec(game.card_game, format=format.lower())
     known = catalog_names(game)
     verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known)
-    cards = {}
-    for name in deck.copies():
-        card = find_card(game, name)
-        if card is not None:
-            cards[name] = card_payload(card)
+    cards = {name: card_payload(card) for name, card in cards_known_as(game, deck.copies()).items()}
     return CheckedList(deck.sections, spec, verdict, exports_for(spec.game, deck, cards))
