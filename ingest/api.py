@@ -63,7 +63,7 @@ def job_out(job: IngestJob) -> dict:
 
 @router.post(
     "/games/ingest",
-    response={202: IngestAccepted, 413: ErrorOut, 429: ErrorOut, **ERRORS},
+    response={202: IngestAccepted, 409: ErrorOut, 413: ErrorOut, 429: ErrorOut, **ERRORS},
     throttle=upload_throttles(),
     url_name="oracle-ingest-create",
 )
@@ -71,8 +71,9 @@ def create_ingest(request, pdf: File[UploadedFile], data: Form[IngestIn]):
     """Upload a booklet PDF; answers 202 with the job and its events stream.
 
     Bad input (not a PDF by its bytes, encrypted, empty, too large, too many pages, unknown
-    game) gets a 4xx and nothing is written. Without `language`, a new booklet's language is
-    detected from its text when it is read."""
+    game) gets a 4xx and nothing is written; so does a booklet that already has an ingestion
+    scheduled, queued or running (409: cancel it or wait for its end). Without `language`, a new
+    booklet's language is detected from its text when it is read."""
     when = None
     if data.scheduled_start_at:
         try:
@@ -92,6 +93,8 @@ def create_ingest(request, pdf: File[UploadedFile], data: Form[IngestIn]):
         )
     except services.InvalidPdf as exc:
         raise HttpError(exc.status, str(exc)) from None
+    except services.BookletBusy as exc:
+        raise HttpError(409, str(exc)) from None
     except services.UnknownGame as exc:
         if data.game_id:
             raise HttpError(404, str(exc)) from None
