@@ -27,7 +27,7 @@ from . import language_choice, services
 from .cancellation import request_cancel
 from .models import IngestJob
 from .progress import event_stream
-from .scheduling import NotScheduled, cancel_scheduled, schedule_ingest, validate_start_at
+from .scheduling import AmbiguousSchedule, NotScheduled, cancel_scheduled, cancel_scheduled_job, schedule_ingest, validate_start_at
 from .schemas import CancelledOut, CancelOut, IngestAccepted, IngestIn, JobOut
 
 router = Router(tags=["ingest"], auth=STAFF)
@@ -189,17 +189,36 @@ async def stream_job_events(request, job_id: UUID, last_event_id: int = 0):
 
 
 @router.delete(
+    "/ingest/{job_id}/scheduled",
+    response={200: CancelledOut, 409: ErrorOut, **ERRORS},
+    url_name="oracle-ingest-scheduled-cancel",
+)
+def cancel_job_before_start(request, job_id: UUID):
+    """Cancel this ingestion before it starts (planned by the admin, or resting after an LLM
+    quota): remove its schedule, its stored PDF and the rows its upload created. 409 when the
+    job is not scheduled (it started, or ended)."""
+    job = get_object_or_404(IngestJob.objects.select_related("game", "extension"), pk=job_id)
+    try:
+        cancelled = cancel_scheduled_job(job)
+    except NotScheduled as exc:
+        raise HttpError(409, str(exc)) from None
+    return Status(200, {"job_id": cancelled.job_id, "deleted": cancelled.deleted})
+
+
+@router.delete(
     "/games/{game_id}/scheduled",
     response={200: CancelledOut, 409: ErrorOut, **ERRORS},
     url_name="oracle-game-scheduled-cancel",
 )
 def cancel_scheduled_ingest(request, game_id: UUID):
-    """Cancel an ingestion that has not started yet: remove the schedule, the stored PDF and
-    the rows the scheduled ingestion created (409 when none is waiting)."""
+    """Cancel the game's one ingestion that has not started yet, as
+    `DELETE /api/ingest/{job_id}/scheduled` does. 409 when none is waiting, and when several
+    are (a base booklet and an expansion): the game does not say which one to cancel, the
+    job's endpoint does."""
     game = get_object_or_404(Game, pk=game_id)
     try:
         cancelled = cancel_scheduled(game)
-    except NotScheduled as exc:
+    except (NotScheduled, AmbiguousSchedule) as exc:
         raise HttpError(409, str(exc)) from None
     return Status(200, {"job_id": cancelled.job_id, "deleted": cancelled.deleted})
 
@@ -209,7 +228,7 @@ def cancel_job(request, job_id: UUID):
     """Cancel a queued or scheduled job at once (a scheduled one loses its schedule and keeps
     its booklet), or ask a running job's worker to stop (it does between two pages or batches,
     within seconds; its caches are kept for « Relancer »). A finished job answers 409.
-    `DELETE /api/games/{id}/scheduled` also removes what a scheduled upload created."""
+    `DELETE /api/ingest/{id}/scheduled` also removes what a scheduled upload created."""
     job = get_object_or_404(IngestJob, pk=job_id)
     outcome = request_cancel(job)
     if not outcome:

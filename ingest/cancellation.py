@@ -45,7 +45,7 @@ def flag_key(job_id) -> str:
 def request_cancel(job: IngestJob) -> str:
     """"cancelled" (queued or scheduled: done now), "requested" (running: its worker stops
     soon) or "" (nothing to cancel: finished). A scheduled job loses its schedule and keeps
-    its booklet (« Relancer » starts it); `DELETE /api/games/{id}/scheduled` removes the
+    its booklet (« Relancer » starts it); `DELETE /api/ingest/{id}/scheduled` removes the
     rows a scheduled upload created instead (ingest.scheduling)."""
     from django_q.models import Schedule
 
