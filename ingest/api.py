@@ -239,8 +239,9 @@ def cancel_job(request, job_id: UUID):
 @router.post("/ingest/{job_id}/retry", response={202: JobOut, 409: ErrorOut, **ERRORS}, url_name="oracle-ingest-retry")
 def retry_job(request, job_id: UUID):
     """« Relancer »: queue a failed or cancelled job again (it resumes from its caches), or
-    release a queued job whose worker cluster died. 409 for any other job, and for one whose
-    PDF is no longer stored (upload the booklet again)."""
+    release a queued job whose worker cluster died (with Redis as broker: one queued for longer
+    than INGEST_QUEUED_LOST_AFTER_S is enqueued again). 409 for any other job, and for one
+    whose PDF is no longer stored (upload the booklet again)."""
     job = get_object_or_404(IngestJob.objects.select_related("game", "extension"), pk=job_id)
     try:
         services.relaunch(job)

@@ -230,6 +230,11 @@ def superseded(job: IngestJob) -> bool:
 
 
 def not_relaunchable_message(job: IngestJob) -> str:
+    if job.status == IngestJob.Status.QUEUED and settings.REDIS_URL:  # its task may be waiting its turn
+        return _(
+            "Cette ingestion attend son tour dans la file depuis moins de %(minutes)d minutes. Si elle n'a toujours pas "
+            "démarré passé ce délai (INGEST_QUEUED_LOST_AFTER_S), « Relancer » la remet en file."
+        ) % {"minutes": max(1, round(settings.INGEST_QUEUED_LOST_AFTER_S / 60))}
     return _("Seule une ingestion en erreur, annulée ou bloquée en file peut être relancée (%(status)s).") % {"status": job.get_status_display()}
 
 
