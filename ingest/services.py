@@ -134,10 +134,9 @@ def create_ingest(
     bgg_id: int | None = None,
     user=None,
 ) -> IngestJob:
-    """Validate the PDF, create the game and booklet rows, store the PDF as
-    `<slug>-<timestamp>.pdf` and return a queued job (not yet enqueued). `language` is
-    `language_choice.requested_language(...)` of what the admin sent: DETECT (the default)
-    lets the ingestion set it from the text."""
+    """Validate the PDF, create the game and booklet rows, store the PDF as `<slug>-<timestamp>.pdf`
+    and return a queued job (not yet enqueued). `language` is `language_choice.requested_language`
+    of what the admin sent: DETECT (the default) lets the ingestion set it from the text."""
     if kind not in BOOKLET_KINDS:
         raise ValueError(f"unknown booklet kind {kind!r}")
     info = validate_pdf(pdf_path_or_file)
