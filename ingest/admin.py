@@ -32,9 +32,13 @@ class IngestJobAdmin(admin.ModelAdmin):
         """"Add" is the upload of a booklet: the job is created by the ingestion service."""
         form = BookletUploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
-            job = self.start_ingest(request, form.cleaned_data)
-            self.message_user(request, _("Ingestion de « %(name)s » lancée.") % {"name": job.booklet_name}, messages.SUCCESS)
-            return redirect(reverse("admin:ingest_ingestjob_change", args=[job.pk]))
+            try:
+                job = self.start_ingest(request, form.cleaned_data)
+            except services.BookletBusy as exc:  # the form comes back filled in, nothing written
+                form.add_error(None, str(exc))
+            else:
+                self.message_user(request, _("Ingestion de « %(name)s » lancée.") % {"name": job.booklet_name}, messages.SUCCESS)
+                return redirect(reverse("admin:ingest_ingestjob_change", args=[job.pk]))
         context = {**self.admin_site.each_context(request), "form": form, "opts": self.model._meta}
         return TemplateResponse(request, "ingest/admin_upload.html", context)
 

@@ -27,7 +27,7 @@ from . import language_choice, services
 from .cancellation import request_cancel
 from .models import IngestJob
 from .progress import event_stream
-from .scheduling import NotScheduled, cancel_scheduled, schedule_ingest, validate_start_at
+from .scheduling import AmbiguousSchedule, NotScheduled, cancel_scheduled, cancel_scheduled_job, schedule_ingest, validate_start_at
 from .schemas import CancelledOut, CancelOut, IngestAccepted, IngestIn, JobOut
 
 router = Router(tags=["ingest"], auth=STAFF)
@@ -63,7 +63,7 @@ def job_out(job: IngestJob) -> dict:
 
 @router.post(
     "/games/ingest",
-    response={202: IngestAccepted, 413: ErrorOut, 429: ErrorOut, **ERRORS},
+    response={202: IngestAccepted, 409: ErrorOut, 413: ErrorOut, 429: ErrorOut, **ERRORS},
     throttle=upload_throttles(),
     url_name="oracle-ingest-create",
 )
@@ -71,8 +71,9 @@ def create_ingest(request, pdf: File[UploadedFile], data: Form[IngestIn]):
     """Upload a booklet PDF; answers 202 with the job and its events stream.
 
     Bad input (not a PDF by its bytes, encrypted, empty, too large, too many pages, unknown
-    game) gets a 4xx and nothing is written. Without `language`, a new booklet's language is
-    detected from its text when it is read."""
+    game) gets a 4xx and nothing is written; so does a booklet that already has an ingestion
+    scheduled, queued or running (409: cancel it or wait for its end). Without `language`, a new
+    booklet's language is detected from its text when it is read."""
     when = None
     if data.scheduled_start_at:
         try:
@@ -92,6 +93,8 @@ def create_ingest(request, pdf: File[UploadedFile], data: Form[IngestIn]):
         )
     except services.InvalidPdf as exc:
         raise HttpError(exc.status, str(exc)) from None
+    except services.BookletBusy as exc:
+        raise HttpError(409, str(exc)) from None
     except services.UnknownGame as exc:
         if data.game_id:
             raise HttpError(404, str(exc)) from None
@@ -186,17 +189,36 @@ async def stream_job_events(request, job_id: UUID, last_event_id: int = 0):
 
 
 @router.delete(
+    "/ingest/{job_id}/scheduled",
+    response={200: CancelledOut, 409: ErrorOut, **ERRORS},
+    url_name="oracle-ingest-scheduled-cancel",
+)
+def cancel_job_before_start(request, job_id: UUID):
+    """Cancel this ingestion before it starts (planned by the admin, or resting after an LLM
+    quota): remove its schedule, its stored PDF and the rows its upload created. 409 when the
+    job is not scheduled (it started, or ended)."""
+    job = get_object_or_404(IngestJob.objects.select_related("game", "extension"), pk=job_id)
+    try:
+        cancelled = cancel_scheduled_job(job)
+    except NotScheduled as exc:
+        raise HttpError(409, str(exc)) from None
+    return Status(200, {"job_id": cancelled.job_id, "deleted": cancelled.deleted})
+
+
+@router.delete(
     "/games/{game_id}/scheduled",
     response={200: CancelledOut, 409: ErrorOut, **ERRORS},
     url_name="oracle-game-scheduled-cancel",
 )
 def cancel_scheduled_ingest(request, game_id: UUID):
-    """Cancel an ingestion that has not started yet: remove the schedule, the stored PDF and
-    the rows the scheduled ingestion created (409 when none is waiting)."""
+    """Cancel the game's one ingestion that has not started yet, as
+    `DELETE /api/ingest/{job_id}/scheduled` does. 409 when none is waiting, and when several
+    are (a base booklet and an expansion): the game does not say which one to cancel, the
+    job's endpoint does."""
     game = get_object_or_404(Game, pk=game_id)
     try:
         cancelled = cancel_scheduled(game)
-    except NotScheduled as exc:
+    except (NotScheduled, AmbiguousSchedule) as exc:
         raise HttpError(409, str(exc)) from None
     return Status(200, {"job_id": cancelled.job_id, "deleted": cancelled.deleted})
 
@@ -206,7 +228,7 @@ def cancel_job(request, job_id: UUID):
     """Cancel a queued or scheduled job at once (a scheduled one loses its schedule and keeps
     its booklet), or ask a running job's worker to stop (it does between two pages or batches,
     within seconds; its caches are kept for « Relancer »). A finished job answers 409.
-    `DELETE /api/games/{id}/scheduled` also removes what a scheduled upload created."""
+    `DELETE /api/ingest/{id}/scheduled` also removes what a scheduled upload created."""
     job = get_object_or_404(IngestJob, pk=job_id)
     outcome = request_cancel(job)
     if not outcome:
@@ -217,8 +239,9 @@ def cancel_job(request, job_id: UUID):
 @router.post("/ingest/{job_id}/retry", response={202: JobOut, 409: ErrorOut, **ERRORS}, url_name="oracle-ingest-retry")
 def retry_job(request, job_id: UUID):
     """« Relancer »: queue a failed or cancelled job again (it resumes from its caches), or
-    release a queued job whose worker cluster died. 409 for any other job, and for one whose
-    PDF is no longer stored (upload the booklet again)."""
+    release a queued job whose worker cluster died (with Redis as broker: one queued for longer
+    than INGEST_QUEUED_LOST_AFTER_S is enqueued again). 409 for any other job, and for one
+    whose PDF is no longer stored (upload the booklet again)."""
     job = get_object_or_404(IngestJob.objects.select_related("game", "extension"), pk=job_id)
     try:
         services.relaunch(job)

@@ -7,6 +7,11 @@ worker share it); its worker checks the flag between stages and between pages or
 (`Checkpoint`, called by the reporter on every progress) and stops within seconds. The
 stages flush their caches (OCR, LLM answers) on the way out, so « Relancer » resumes from
 what was done.
+
+The request is also written on the job's row (`cancel_requested`), which does not expire: an
+LLM quota hit before the next checkpoint does not pause a job asked to stop, it ends
+« annulée » (ingest.coordinator). Paused, it resumed after the reset — past the cache flag's
+24 h with a weekly quota — and ran on as if never cancelled.
 """
 
 from __future__ import annotations
@@ -45,23 +50,28 @@ def flag_key(job_id) -> str:
 def request_cancel(job: IngestJob) -> str:
     """"cancelled" (queued or scheduled: done now), "requested" (running: its worker stops
     soon) or "" (nothing to cancel: finished). A scheduled job loses its schedule and keeps
-    its booklet (« Relancer » starts it); `DELETE /api/games/{id}/scheduled` removes the
+    its booklet (« Relancer » starts it); `DELETE /api/ingest/{id}/scheduled` removes the
     rows a scheduled upload created instead (ingest.scheduling)."""
     from django_q.models import Schedule
 
     from .quota_pause import schedule_name
 
     waiting = (IngestJob.Status.QUEUED, IngestJob.Status.SCHEDULED)
-    with transaction.atomic():
-        cancelled = job.transition(IngestJob.Status.CANCELLED, allowed_from=waiting, finished_at=timezone.now())
+    # The job may move between the two steps (running → scheduled by a quota pause, queued →
+    # running): each is one guarded UPDATE, so one of them holds on the next round.
+    for _round in range(3):
+        with transaction.atomic():
+            cancelled = job.transition(IngestJob.Status.CANCELLED, allowed_from=waiting, finished_at=timezone.now())
+            if cancelled:
+                Schedule.objects.filter(name=schedule_name(job)).delete()
         if cancelled:
-            Schedule.objects.filter(name=schedule_name(job)).delete()
-    if cancelled:
-        job.emit("error", {**message_data(cancelled_message()), "cancelled": True})
-        return "cancelled"
-    if job.status == IngestJob.Status.RUNNING or IngestJob.objects.filter(pk=job.pk, status=IngestJob.Status.RUNNING).exists():
-        cache.set(flag_key(job.pk), True, timeout=FLAG_TTL_S)
-        return "requested"
+            job.emit("error", {**message_data(cancelled_message()), "cancelled": True})
+            return "cancelled"
+        if IngestJob.objects.filter(pk=job.pk, status=IngestJob.Status.RUNNING).update(cancel_requested=True):
+            cache.set(flag_key(job.pk), True, timeout=FLAG_TTL_S)  # what the checkpoints read
+            return "requested"
+        if not IngestJob.objects.filter(pk=job.pk, status__in=(*waiting, IngestJob.Status.RUNNING)).exists():
+            break  # finished (or gone): nothing to cancel
     return ""
 
 
@@ -70,6 +80,7 @@ def withdraw_cancel(job: IngestJob) -> None:
     checkpoint that then failed, it stood for FLAG_TTL_S and stopped the relaunched run at its
     first checkpoint."""
     cache.delete(flag_key(job.pk))
+    IngestJob.objects.filter(pk=job.pk).update(cancel_requested=False)
 
 
 def cancelled_message() -> Text:
@@ -79,7 +90,10 @@ def cancelled_message() -> Text:
 def acknowledge(job: IngestJob, reporter) -> None:
     """In the worker: the job stops as cancelled (its status and final event together)."""
     with transaction.atomic():
-        if job.transition(IngestJob.Status.CANCELLED, allowed_from=(IngestJob.Status.RUNNING,), finished_at=timezone.now()):
+        ended = job.transition(
+            IngestJob.Status.CANCELLED, allowed_from=(IngestJob.Status.RUNNING,), finished_at=timezone.now(), cancel_requested=False
+        )
+        if ended:
             reporter.emit("error", {**message_data(cancelled_message()), "cancelled": True})
     cache.delete(flag_key(job.pk))
 

@@ -69,8 +69,7 @@ def run_job(job_id: str, listener: Listener | None = None) -> IngestJob:
         stopped(job, reporter, pipeline)
         fail(job, reporter, IngestFailure(*err.args))
     except ClaudeQuotaError as err:
-        stopped(job, reporter, pipeline, tell=False)
-        pause_for_quota(job, err)
+        rest(job, reporter, pipeline, err)
     except Exception as err:  # noqa: BLE001 - every failure becomes the job's state
         stopped(job, reporter, pipeline)
         fail(job, reporter, err)
@@ -90,6 +89,16 @@ def stopped(job: IngestJob, reporter: Reporter, pipeline: Pipeline | None, tell:
     if tell and pipeline is not None and pipeline.replacement is not None and not swapped:
         reporter.warning(Text(gettext_noop(
             "Le livret garde son PDF, ses règles, ses images de pages et sa langue d'avant : le nouveau PDF n'a pas été adopté.")))
+
+
+def rest(job: IngestJob, reporter: Reporter, pipeline: Pipeline | None, err: ClaudeQuotaError) -> None:
+    """The LLM quota is spent: the job pauses until its reset — unless a cancel was asked and the
+    quota came before the next checkpoint saw it. That job ends « annulée » now: resting, it
+    resumed after the reset and ran on (the cancel's cache flag lasts 24 h, a quota up to a week)."""
+    asked = IngestJob.objects.filter(pk=job.pk, cancel_requested=True).exists()
+    stopped(job, reporter, pipeline, tell=asked)
+    if asked or pause_for_quota(job, err) is None:  # pause_for_quota refuses if a cancel came meanwhile
+        cancellation.acknowledge(job, reporter)
 
 
 def finish(job: IngestJob, reporter: Reporter, stats: dict) -> None:

@@ -50,6 +50,9 @@ class IngestJob(models.Model):
     # the game again; a game that existed before (cards, questions…) is never deleted.
     created_game = models.BooleanField(_("a créé le jeu"), default=False)
     attempts = models.PositiveSmallIntegerField(_("tentatives"), default=0)
+    # A cancel asked of the running job, kept until it ends (ingest.cancellation): the cache flag
+    # its checkpoints read expires, and a job that then rested on an LLM quota resumed uncancelled.
+    cancel_requested = models.BooleanField(_("annulation demandée"), default=False)
     # The admin left the booklet's language to its text: the ingestion sets it (ingest.language_choice).
     detect_language = models.BooleanField(_("langue à détecter"), default=False)
     created_by = models.ForeignKey(
@@ -97,12 +100,13 @@ class IngestJob(models.Model):
         transaction.on_commit(lambda: broadcast.publish(group, row.event, live, event_id=row.pk))
         return row
 
-    def transition(self, to: str, *, allowed_from=None, **fields) -> bool:
-        """Atomically move to `to` if the job is still in one of `allowed_from`.
+    def transition(self, to: str, *, allowed_from=None, where: dict | None = None, **fields) -> bool:
+        """Atomically move to `to` if the job is still in one of `allowed_from` (and its row
+        matches `where`).
 
         One UPDATE … WHERE status IN (…) so two workers never both win a transition.
         """
-        qs = IngestJob.objects.filter(pk=self.pk)
+        qs = IngestJob.objects.filter(pk=self.pk, **(where or {}))
         if allowed_from:
             qs = qs.filter(status__in=list(allowed_from))
         fields.setdefault("updated_at", timezone.now())

@@ -44,11 +44,12 @@ def arm(job: IngestJob, when: datetime) -> Schedule:
     )
 
 
-def pause_for_quota(job: IngestJob, err: ClaudeQuotaError) -> datetime:
+def pause_for_quota(job: IngestJob, err: ClaudeQuotaError) -> datetime | None:
     """Park a job that hit the LLM quota; it resumes 2 minutes after the reset.
 
     Whatever ran before is kept (stages cache per chunk), so the resumption only asks what
-    was not answered yet. Returns the retry time.
+    was not answered yet. Returns the retry time, or None when the job was not paused: a
+    cancel was asked of it (the coordinator ends it cancelled), or it is no longer running.
     """
     reset_at = _aware(err.reset_at)
     retry_at = reset_at + QUOTA_GRACE
@@ -56,11 +57,12 @@ def pause_for_quota(job: IngestJob, err: ClaudeQuotaError) -> datetime:
         paused = job.transition(
             IngestJob.Status.SCHEDULED,
             allowed_from=(IngestJob.Status.QUEUED, IngestJob.Status.RUNNING, IngestJob.Status.SCHEDULED),
+            where={"cancel_requested": False},  # asked to stop: it must not resume after the reset
             pause_reason=IngestJob.PauseReason.QUOTA,
             scheduled_at=retry_at,
         )
-        if not paused:  # cancelled while its last calls finished: nothing to resume
-            return retry_at
+        if not paused:  # cancelled, or asked to: nothing to resume
+            return None
         arm(job, retry_at)
     job.emit("quota_pause", {"resetAt": reset_at.isoformat(), "retryAt": retry_at.isoformat()})
     log.info("ingest %s paused by the LLM quota until %s", job.pk, retry_at.isoformat())

@@ -4,8 +4,8 @@ While a job runs in a django-q2 worker, `job_heartbeat` refreshes a key in the s
 A `running` job without a fresh heartbeat lost its worker: `requeue_orphaned_jobs` puts it
 back in the queue, where it resumes from its caches (OCR, hierarchy, context, conflicts are
 cached per booklet by the stages). A job whose worker died INGEST_MAX_ATTEMPTS times (a PDF
-that kills the worker) fails instead. A `queued` job a dead cluster had claimed is released
-(`release_stuck_jobs`, below).
+that kills the worker) fails instead. A `queued` job a dead cluster had claimed (or, with
+Redis, whose task was lost) is released (`release_stuck_jobs`, below).
 
 `sweep` runs at the start of each web process and then every RECOVERY_SWEEP_INTERVAL_S, and
 when a django-q2 cluster worker starts (registered in `ingest/apps.py`).
@@ -121,7 +121,12 @@ def sweep() -> dict[str, int]:
 #
 # The recovery sweep (web processes every RECOVERY_SWEEP_INTERVAL_S, each cluster worker at
 # start) calls `release_stuck_jobs`; health lists them; the admin's « Relancer » uses `requeue`.
-# With Redis as broker only the no-task case is seen (a pulled Redis task is not kept).
+#
+# With Redis as broker a pulled task is not kept (a cluster killed with it, or a Redis restarted
+# without persistence, loses it) and the broker's list cannot be searched cheaply: a job queued
+# for INGEST_QUEUED_LOST_AFTER_S is taken as task-less and enqueued again. The sweep waits until
+# no ingestion runs and a cluster is alive (a job may queue behind a long one; nobody would
+# take it anyway); « Relancer » does not wait — a second task of a job is a no-op.
 
 
 @dataclass
@@ -161,18 +166,20 @@ def _claimed_at(row) -> datetime | None:
     return row.lock - timedelta(seconds=settings.Q_CLUSTER["retry"])
 
 
-def find_stuck_jobs(now: datetime | None = None) -> list[StuckJob]:
+def find_stuck_jobs(now: datetime | None = None, *, asked: bool = False) -> list[StuckJob]:
+    """Queued jobs no cluster will start; `asked`: for « Relancer » (see above, Redis)."""
     now = now or timezone.now()
     queued = IngestJob.objects.filter(status=IngestJob.Status.QUEUED, updated_at__lt=now - GRACE)
     if not queued.exists():
         return []
     tasks = _tasks_by_job()
     born = _oldest_live_cluster_birth()
+    lost_before = _redis_lost_before(now, born, asked)
     stuck = []
     for job in queued.select_related("game", "extension"):
         row = tasks.get(str(job.pk))
         if row is None:
-            if not settings.REDIS_URL:  # a Redis list cannot be searched cheaply: unknown, not stuck
+            if not settings.REDIS_URL or (lost_before is not None and job.updated_at < lost_before):
                 stuck.append(StuckJob(job, None))
             continue
         claimed = _claimed_at(row)
@@ -181,12 +188,25 @@ def find_stuck_jobs(now: datetime | None = None) -> list[StuckJob]:
     return stuck
 
 
+def _redis_lost_before(now: datetime, born: datetime | None, asked: bool) -> datetime | None:
+    """With Redis, a queued job last moved before this time has lost its task (None: none
+    is taken as lost now — no Redis, or the sweep while a job runs or no cluster lives)."""
+    if not settings.REDIS_URL:
+        return None
+    if not asked and (born is None or IngestJob.objects.filter(status=IngestJob.Status.RUNNING).exists()):
+        return None
+    return now - timedelta(seconds=settings.INGEST_QUEUED_LOST_AFTER_S)
+
+
 def _release(entry: StuckJob) -> bool:
     from django_q.models import OrmQ
 
     if entry.task is None:
-        enqueue(entry.job)
-        return True
+        # Moved "again" to queued: its time restarts, so a Redis job is not enqueued at every sweep.
+        moved = entry.job.transition(IngestJob.Status.QUEUED, allowed_from=(IngestJob.Status.QUEUED,))
+        if moved:  # else it started meanwhile
+            enqueue(entry.job)
+        return moved
     # Only if still the same claim: a live cluster may have taken it meanwhile.
     return bool(OrmQ.objects.filter(pk=entry.task.pk, lock=entry.task.lock).update(lock=timezone.now()))
 
@@ -207,7 +227,7 @@ def release_stuck_jobs() -> dict[str, int]:
 
 def requeue(job: IngestJob) -> bool:
     """The admin's « Relancer » on a queued job: release it if it is stuck."""
-    for entry in find_stuck_jobs(now=timezone.now() + GRACE):
+    for entry in find_stuck_jobs(now=timezone.now() + GRACE, asked=True):
         if entry.job.pk == job.pk:
             return _release(entry)
     return False

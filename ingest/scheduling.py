@@ -39,6 +39,10 @@ class NotScheduled(Exception):
     """The game has no ingestion waiting to start (the API answers 409)."""
 
 
+class AmbiguousSchedule(Exception):
+    """The game has several ingestions waiting: cancelling by game would have to guess (409)."""
+
+
 class InvalidStartTime(ValueError):
     """`scheduled_start_at` is in the past, too far ahead or without a time zone (422)."""
 
@@ -92,30 +96,45 @@ def run_scheduled_job(job_id: str) -> None:
 
 
 def cancel_scheduled(game) -> CancelledIngest:
-    """Cancel the game's waiting ingestion: its schedule, its stored PDF, its page images, the
-    rows it created and the booklet's stage caches (OCR, hierarchy, contexts, conflicts: kept
-    for the retry of a failed or paused job, of no use once the job is cancelled)."""
+    """Cancel the game's one waiting ingestion (`DELETE /api/games/{id}/scheduled`). A game may
+    have several (its base booklet and an expansion): the game alone does not say which one
+    the admin meant, so that is refused (AmbiguousSchedule) rather than a guess — the job's own
+    endpoint (`cancel_scheduled_job`) names it."""
+    waiting = list(IngestJob.objects.filter(game=game, status=IngestJob.Status.SCHEDULED).select_related("game", "extension"))
+    if not waiting:
+        raise NotScheduled(_("Aucune ingestion planifiée pour ce jeu."))
+    if len(waiting) > 1:
+        raise AmbiguousSchedule(_(
+            "Plusieurs ingestions de ce jeu sont planifiées (%(booklets)s) : annulez celle que vous voulez par son "
+            "identifiant (DELETE /api/ingest/{id}/scheduled)."
+        ) % {"booklets": ", ".join(f"« {job.booklet_name} » {job.pk}" for job in waiting)})
+    return cancel_scheduled_job(waiting[0])
+
+
+def cancel_scheduled_job(job: IngestJob) -> CancelledIngest:
+    """Cancel this waiting ingestion: its schedule, its stored PDF, its page images, the rows it
+    created and the booklet's stage caches (OCR, hierarchy, contexts, conflicts: kept for the
+    retry of a failed or paused job, of no use once the job is cancelled)."""
     from games.index_state import mark_changed
 
-    for job in IngestJob.objects.filter(game=game, status=IngestJob.Status.SCHEDULED):
-        job_id = str(job.pk)  # a deleted row's pk is None
-        with transaction.atomic():
-            if not job.transition(IngestJob.Status.CANCELLED, allowed_from=(IngestJob.Status.SCHEDULED,)):
-                continue  # it started meanwhile
-            Schedule.objects.filter(name=schedule_name(job)).delete()
-            booklet = job.booklet
-            if _booklet_held_other_work(job):  # a re-upload: the booklet stays as it was
-                files = _give_back_previous_pdf(job, booklet)
-                job.chunks.all().delete()
-                job.delete()
-                deleted = "job"
-            else:
-                files = _booklet_files(job, booklet)
-                deleted = _delete_created_rows(job)
-            mark_changed(booklet.collection)
-        _remove_files(files)
-        return CancelledIngest(job_id=job_id, deleted=deleted)
-    raise NotScheduled(_("Aucune ingestion planifiée pour ce jeu."))
+    job_id = str(job.pk)  # a deleted row's pk is None
+    with transaction.atomic():
+        if not job.transition(IngestJob.Status.CANCELLED, allowed_from=(IngestJob.Status.SCHEDULED,)):
+            job.refresh_from_db(fields=["status"])  # it started (or ended) meanwhile: say so
+            raise NotScheduled(_("Cette ingestion n'est pas planifiée (%(status)s).") % {"status": job.get_status_display()})
+        Schedule.objects.filter(name=schedule_name(job)).delete()
+        booklet = job.booklet
+        if _booklet_held_other_work(job):  # a re-upload: the booklet stays as it was
+            files = _give_back_previous_pdf(job, booklet)
+            job.chunks.all().delete()
+            job.delete()
+            deleted = "job"
+        else:
+            files = _booklet_files(job, booklet)
+            deleted = _delete_created_rows(job)
+        mark_changed(booklet.collection)
+    _remove_files(files)
+    return CancelledIngest(job_id=job_id, deleted=deleted)
 
 
 def restore_scheduled(now: datetime | None = None) -> int:

@@ -43,6 +43,15 @@ class UnknownGame(LookupError):
     pass
 
 
+class BookletBusy(Exception):
+    """The booklet already has an ingestion waiting or running (the API answers 409): a second
+    job would read it at the same time and the two would replace each other's rules."""
+
+
+# A job in one of these states will still read its booklet: another upload of it waits for its end.
+BUSY_STATES = (IngestJob.Status.SCHEDULED, IngestJob.Status.QUEUED, IngestJob.Status.RUNNING)
+
+
 @dataclass(frozen=True)
 class PdfInfo:
     pages: int
@@ -125,10 +134,9 @@ def create_ingest(
     bgg_id: int | None = None,
     user=None,
 ) -> IngestJob:
-    """Validate the PDF, create the game and booklet rows, store the PDF as
-    `<slug>-<timestamp>.pdf` and return a queued job (not yet enqueued). `language` is
-    `language_choice.requested_language(...)` of what the admin sent: DETECT (the default)
-    lets the ingestion set it from the text."""
+    """Validate the PDF, create the game and booklet rows, store the PDF as `<slug>-<timestamp>.pdf`
+    and return a queued job (not yet enqueued). `language` is `language_choice.requested_language`
+    of what the admin sent: DETECT (the default) lets the ingestion set it from the text."""
     if kind not in BOOKLET_KINDS:
         raise ValueError(f"unknown booklet kind {kind!r}")
     info = validate_pdf(pdf_path_or_file)
@@ -137,6 +145,7 @@ def create_ingest(
     with transaction.atomic():
         game, created_game = _resolve_game(game, new_game_name, language, bgg_id)
         owner = game if kind == "base" else _extension(game, kind, name or new_game_name or kind, language)
+        refuse_if_busy(game, owner if kind != "base" else None)  # before anything is stored
         stored = media_relative(store_pdf(pdf_path_or_file, owner.slug))
         if not _serves_a_pdf(owner):  # a replacement waits beside the old PDF (ingest.booklet_swap)
             owner.pdf.name = stored
@@ -154,6 +163,17 @@ def create_ingest(
             detect_language=detect,
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )
+
+
+def refuse_if_busy(game: Game, extension: Extension | None) -> None:
+    """Raise BookletBusy when the booklet has a scheduled, queued or running job. The game's row
+    is locked first (PostgreSQL), so two uploads of one booklet at once are told apart."""
+    Game.objects.select_for_update().filter(pk=game.pk).first()
+    if IngestJob.objects.filter(game=game, extension=extension, status__in=BUSY_STATES).exists():
+        raise BookletBusy(_(
+            "Une ingestion de ce livret est déjà planifiée, en file ou en cours : attendez qu'elle se termine, "
+            "ou annulez-la, avant d'en téléverser une nouvelle version."
+        ))
 
 
 def _serves_a_pdf(owner) -> bool:
@@ -209,6 +229,11 @@ def superseded(job: IngestJob) -> bool:
 
 
 def not_relaunchable_message(job: IngestJob) -> str:
+    if job.status == IngestJob.Status.QUEUED and settings.REDIS_URL:  # its task may be waiting its turn
+        return _(
+            "Cette ingestion attend son tour dans la file depuis moins de %(minutes)d minutes. Si elle n'a toujours pas "
+            "démarré passé ce délai (INGEST_QUEUED_LOST_AFTER_S), « Relancer » la remet en file."
+        ) % {"minutes": max(1, round(settings.INGEST_QUEUED_LOST_AFTER_S / 60))}
     return _("Seule une ingestion en erreur, annulée ou bloquée en file peut être relancée (%(status)s).") % {"status": job.get_status_display()}
 
 

@@ -71,7 +71,7 @@ def check_job_queue() -> Check:
     detail = f"{len(clusters)} cluster(s), {broker.queue_size()} queued"
     stuck = _stuck_jobs()
     if stuck:
-        return Check(status="degraded", backend=backend, detail=f"{detail}, {stuck} stuck (claimed by a stopped cluster; the sweep releases them)")
+        return Check(status="degraded", backend=backend, detail=f"{detail}, {stuck} stuck (their task claimed or lost by a stopped cluster; the sweep releases them)")
     return Check(status="ok", backend=backend, detail=detail)
 
 

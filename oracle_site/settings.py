@@ -336,6 +336,8 @@ ASK_LOOKUP_CACHE_S = env_float("ASK_LOOKUP_CACHE_S", 10.0)  # a web process trus
 INGEST_HEARTBEAT_S = env_float("INGEST_HEARTBEAT_S", 10.0)
 INGEST_STALE_AFTER_S = env_float("INGEST_STALE_AFTER_S", 120.0)  # no heartbeat this long: worker gone
 INGEST_MAX_ATTEMPTS = env_int("INGEST_MAX_ATTEMPTS", 3)  # worker deaths before a job fails
+# Redis broker: a job queued this long while no ingestion runs lost its task; it is enqueued again (ingest.recovery)
+INGEST_QUEUED_LOST_AFTER_S = env_float("INGEST_QUEUED_LOST_AFTER_S", 600.0)
 SHUTDOWN_GRACE_S = env_float("SHUTDOWN_GRACE_S", 5.0)  # daphne exits this long after SIGTERM at the latest
 HTTP_READ_TIMEOUT_S = env_float("HTTP_READ_TIMEOUT_S", 30.0)  # daphne closes a connection silent this long mid-request; 0: Twisted's 12 h
 HTTP_LISTEN_BACKLOG = env_int("HTTP_LISTEN_BACKLOG", 1024)  # daphne's listen queue (Twisted's 50 dropped a burst's connections); 0: Twisted's

@@ -1,4 +1,5 @@
-// « Annuler » on a user-scheduled ingest: DELETE /api/games/{id}/scheduled.
+// « Annuler » on a user-scheduled ingest: DELETE /api/ingest/{job id}/scheduled (the job, not
+// its game: a game may have its base booklet and an expansion both scheduled).
 
 import { csrfToken, errorMessage } from "./common.js";
 

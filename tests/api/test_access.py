@@ -50,6 +50,7 @@ STAFF = [
     ("get", "/api/ingest/{done}/events", None, 200),
     ("get", "/api/games/{game}/jobs", None, 200),
     ("post", "/api/ingest/{waiting}/cancel", None, 202),
+    ("delete", "/api/ingest/{done}/scheduled", None, 409),  # the admin may; a finished job is refused on its merits
     ("post", "/api/ingest/{failed}/retry", None, 202),
 ]
 

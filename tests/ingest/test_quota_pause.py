@@ -179,3 +179,54 @@ def test_cancelling_a_paused_job_removes_its_caches_and_only_its_own(tmp_path, l
 
     assert response.status_code == 200 and response.json()["deleted"] == "game"
     assert sorted(p.name for p in cache_dir.iterdir()) == [neighbour.name]
+
+
+def test_a_cancel_asked_just_before_a_quota_hit_ends_the_job_cancelled_for_good(tmp_path, llm, monkeypatch):
+    """« Annuler l'ingestion » clicked while the contextual sentences were asked, and the quota
+    hit before the worker's next checkpoint: the job rested with its cancel in the cache for
+    24 h only; resumed after a later reset (a weekly quota), it ran on as if never cancelled."""
+    from django.core.cache import cache
+
+    from ingest.cancellation import request_cancel
+    from ingest.coordinator import Pipeline
+
+    def cancelled_then_quota(pipeline, drafts):
+        assert request_cancel(IngestJob.objects.get(pk=pipeline.job.pk)) == "requested"
+        raise ClaudeQuotaError(RESET_AT, "You've hit your usage limit · resets 3pm (UTC)")  # as llm_pool raises it
+
+    monkeypatch.setattr(Pipeline, "contextualise", cancelled_then_quota)
+    job = start_ingest(tmp_path)
+
+    assert job.status == IngestJob.Status.CANCELLED
+    assert pending_schedule(job) is None and not job.events.filter(event="quota_pause").exists()
+    assert job.events.order_by("-pk").first().data["cancelled"] is True  # the job page says « annulée »
+    cache.clear()  # more than 24 h later: the cache flag is long gone
+    llm.reset_quota()
+    scheduler()
+    job.refresh_from_db()
+    assert job.status == IngestJob.Status.CANCELLED
+    assert not Chunk.objects.filter(game=job.game).exists()
+
+
+def test_a_job_paused_while_its_cancel_was_being_asked_is_cancelled_not_left_resting(tmp_path, llm, monkeypatch):
+    """The worker paused the job (running → scheduled) between the two steps of the cancel
+    (not waiting, then running): the cancel was answered « requested » and only a cache flag
+    remembered it."""
+    from ingest import cancellation
+
+    job = start_ingest(tmp_path)  # paused on the quota
+    IngestJob.objects.filter(pk=job.pk).update(status=IngestJob.Status.RUNNING, pause_reason="")
+    job.refresh_from_db()
+    transition = IngestJob.transition
+
+    def paused_meanwhile(self, to, **kwargs):
+        moved = transition(self, to, **kwargs)
+        if to == IngestJob.Status.CANCELLED and not moved:  # the worker pauses it right now
+            IngestJob.objects.filter(pk=self.pk).update(status=IngestJob.Status.SCHEDULED, pause_reason="quota")
+        return moved
+
+    monkeypatch.setattr(IngestJob, "transition", paused_meanwhile)
+    outcome = cancellation.request_cancel(job)
+
+    job.refresh_from_db()
+    assert (outcome, job.status) == ("cancelled", IngestJob.Status.CANCELLED)

@@ -167,3 +167,54 @@ def test_cancelling_a_scheduled_reupload_keeps_the_booklet_already_ingested(clie
     assert (owner.pdf.name, owner.pdf_pages) == (old_pdf, pages)
     assert (Path(settings.MEDIA_ROOT) / old_pdf).exists() and not new_pdf.exists()
     assert sorted(p.name for p in booklet.images_dir.iterdir()) == images
+
+
+def base_and_expansion_scheduled() -> tuple[Game, IngestJob, IngestJob]:
+    """A new game's rulebook and its expansion, both uploaded for tonight."""
+    game, base, _pdf = scheduled_base_game()
+    extension = ExtensionFactory(game=game, slug="heat-pedal")
+    extension.pdf.save("heat-pedal.pdf", ContentFile(b"%PDF-1.4"), save=True)
+    expansion = IngestJobFactory(game=game, extension=extension, booklet_kind="extension", pdf_path=extension.pdf.name)
+    schedule_ingest(expansion, timezone.now() + timedelta(hours=4))
+    return game, base, expansion
+
+
+def test_the_cancel_button_of_a_job_cancels_that_job_not_the_games_newest(client, alice):
+    """The base booklet and an expansion both scheduled: « Annuler » on the base booklet's
+    panel cancelled the expansion (the newest job of the game) and left the base to run."""
+    game, base, expansion = base_and_expansion_scheduled()
+    client.force_login(alice)
+    panel = client.get("/ingestion/").content.decode()
+    button = f'data-cancel-url="/api/ingest/{base.pk}/scheduled"'
+    assert button in panel  # the page's button names the job
+
+    response = client.delete(f"/api/ingest/{base.pk}/scheduled")
+
+    assert response.status_code == 200, response.content
+    assert response.json() == {"job_id": str(base.pk), "deleted": "job"}  # the game keeps its expansion
+    assert not IngestJob.objects.filter(pk=base.pk).exists()
+    expansion.refresh_from_db()
+    assert expansion.status == IngestJob.Status.SCHEDULED
+    assert Schedule.objects.filter(name=f"ingest-{expansion.pk}").exists()
+
+
+def test_cancelling_by_game_refuses_to_guess_when_two_jobs_are_scheduled(client, alice):
+    game, base, expansion = base_and_expansion_scheduled()
+    client.force_login(alice)
+
+    response = client.delete(url(game))
+
+    assert response.status_code == 409
+    detail = response.json()["detail"]
+    assert "Plusieurs ingestions de ce jeu sont planifiées" in detail and str(base.pk) in detail and str(expansion.pk) in detail
+    assert set(IngestJob.objects.filter(game=game).values_list("status", flat=True)) == {IngestJob.Status.SCHEDULED}
+
+
+def test_cancelling_a_job_that_is_no_longer_scheduled_answers_409(client, alice):
+    job = IngestJobFactory(status=IngestJob.Status.RUNNING)
+    client.force_login(alice)
+
+    response = client.delete(f"/api/ingest/{job.pk}/scheduled")
+
+    assert response.status_code == 409 and "n'est pas planifiée" in response.json()["detail"]
+    assert client.delete("/api/ingest/00000000-0000-0000-0000-000000000000/scheduled").status_code == 404

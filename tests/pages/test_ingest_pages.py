@@ -39,7 +39,7 @@ def test_user_scheduled_job_shows_its_start_time_and_a_cancel_button(client, ali
     client.force_login(alice)
     page = client.get(reverse("oracle-ingest-job", args=[job.pk])).content.decode()
     assert "Ingestion prévue à 21:30" in page
-    assert f'data-cancel-url="/api/games/{job.game_id}/scheduled"' in page
+    assert f'data-cancel-url="/api/ingest/{job.pk}/scheduled"' in page
 
 
 def test_quota_pause_is_shown_as_a_rest_never_as_an_error(client, alice, at_21h30):

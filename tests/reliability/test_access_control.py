@@ -38,6 +38,7 @@ def staff_requests(game, job):
         ("get", f"/api/ingest/{job.pk}/events", None),
         ("get", f"/api/games/{game.pk}/jobs", None),
         ("delete", f"/api/games/{game.pk}/scheduled", None),
+        ("delete", f"/api/ingest/{job.pk}/scheduled", None),
         ("post", f"/api/ingest/{job.pk}/cancel", None),
     ]
 
@@ -65,6 +66,7 @@ def test_staff_reaches_the_staff_only_api(client, alice, game, job):
     assert client.get(f"/api/ingest/{job.pk}").status_code == 200
     assert client.get(f"/api/games/{game.pk}/jobs").status_code == 200
     assert client.delete(f"/api/games/{game.pk}/scheduled").status_code == 409  # nothing scheduled: refused on its merits
+    assert client.delete(f"/api/ingest/{job.pk}/scheduled").status_code == 409  # done: no longer scheduled
     assert client.post(f"/api/ingest/{job.pk}/cancel").status_code == 409  # done: nothing to cancel
 
 

@@ -40,7 +40,7 @@ class Command(BaseCommand):
                 language=language_choice.requested_language(options["language"]),
                 bgg_id=options["bgg_id"],
             )
-        except (services.InvalidPdf, services.UnknownGame, language_choice.UnknownLanguage, FileNotFoundError) as exc:
+        except (services.InvalidPdf, services.UnknownGame, services.BookletBusy, language_choice.UnknownLanguage, FileNotFoundError) as exc:
             raise CommandError(str(exc)) from exc
         job = run_job(str(job.pk), listener=self.show)
         broadcast.flush()  # a web process relaying this job through Redis gets the last events

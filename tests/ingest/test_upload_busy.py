@@ -1,0 +1,87 @@
+"""An upload of a booklet that already has an ingestion queued, running or scheduled is refused
+(409 from the API, a form error in the admin) and writes nothing: two jobs on one booklet read
+it at the same time and the later one's rules replaced the other's while it still ran."""
+
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from ingest import services
+from ingest.models import IngestJob
+from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
+
+pytestmark = pytest.mark.django_db
+
+
+def stored_pdfs() -> set[str]:
+    folder = Path(settings.PDF_DIR)
+    return {p.name for p in folder.iterdir()} if folder.exists() else set()
+
+
+def busy_booklet(tmp_path, status, kind="base", name=None) -> IngestJob:
+    """A booklet whose first upload's job is still `status` (its worker has it, or it waits)."""
+    base = services.create_ingest(pdf_path_or_file=rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
+    if kind == "base":
+        base.transition(status)
+        return base
+    job = services.create_ingest(pdf_path_or_file=rulebook_pdf(tmp_path / "ext.pdf", LOREM_RULES[:2]), game=base.game, kind=kind, name=name)
+    job.transition(status)
+    return job
+
+
+@pytest.mark.parametrize("status", [IngestJob.Status.RUNNING, IngestJob.Status.QUEUED, IngestJob.Status.SCHEDULED])
+def test_the_api_refuses_a_second_upload_of_a_busy_booklet(client, alice, tmp_path, status):
+    running = busy_booklet(tmp_path, status)
+    before = stored_pdfs()
+    client.force_login(alice)
+
+    with open(rulebook_pdf(tmp_path / "v2.pdf", LOREM_RULES[:1]), "rb") as pdf:
+        response = client.post("/api/games/ingest", {"pdf": pdf, "game_id": str(running.game_id), "kind": "base"})
+
+    assert response.status_code == 409, response.content
+    assert "déjà planifiée, en file ou en cours" in response.json()["detail"]
+    assert list(IngestJob.objects.values_list("pk", flat=True)) == [running.pk]
+    assert stored_pdfs() == before  # the refused file was not kept
+
+
+def test_an_expansion_being_read_refuses_its_own_reupload_but_not_another_booklets(client, alice, tmp_path):
+    running = busy_booklet(tmp_path, IngestJob.Status.RUNNING, kind="extension", name="Tempête")
+    client.force_login(alice)
+
+    with open(rulebook_pdf(tmp_path / "v2.pdf", LOREM_RULES[:1]), "rb") as pdf:
+        again = client.post("/api/games/ingest", {"pdf": pdf, "game_id": str(running.game_id), "kind": "extension", "name": "tempête"})
+    with open(rulebook_pdf(tmp_path / "faq.pdf", LOREM_RULES[:1]), "rb") as pdf:
+        other = client.post("/api/games/ingest", {"pdf": pdf, "game_id": str(running.game_id), "kind": "faq", "name": "FAQ"})
+
+    assert again.status_code == 409
+    assert other.status_code == 202, other.content  # another booklet of the game is not busy
+
+
+def test_a_finished_job_does_not_block_the_next_upload(client, alice, tmp_path):
+    done = busy_booklet(tmp_path, IngestJob.Status.DONE)
+    client.force_login(alice)
+
+    with open(rulebook_pdf(tmp_path / "v2.pdf", LOREM_RULES[:1]), "rb") as pdf:
+        response = client.post("/api/games/ingest", {"pdf": pdf, "game_id": str(done.game_id)})
+
+    assert response.status_code == 202, response.content
+
+
+def test_the_admin_upload_form_says_a_job_is_in_progress_and_keeps_what_was_typed(client, alice, tmp_path):
+    running = busy_booklet(tmp_path, IngestJob.Status.RUNNING, kind="extension", name="Tempête")
+    before = stored_pdfs()
+    client.force_login(alice)
+    pdf = SimpleUploadedFile("v2.pdf", rulebook_pdf(tmp_path / "v2.pdf", LOREM_RULES[:1]).read_bytes())
+
+    response = client.post(
+        "/admin/ingest/ingestjob/add/",
+        {"game": running.game_id, "kind": "extension", "name": "Tempête", "language": "fr", "pdf": pdf},
+    )
+
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Une ingestion de ce livret est déjà planifiée, en file ou en cours" in page
+    assert 'value="Tempête"' in page  # the form comes back filled in
+    assert IngestJob.objects.count() == 2 and stored_pdfs() == before
