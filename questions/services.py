@@ -135,7 +135,7 @@ def game_booklets(game: Game, wanted: Collection | None) -> list | None:
 
 def last_sticky(conversation: Conversation) -> list[str]:
     """The cards the conversation keeps from its earlier turns (its last turn's list)."""
-    last = current_turns(conversation).order_by("-created_at").first()
+    last = current_turns(conversation).last()
     return last.sticky_cards_after() if last is not None else []
 
 

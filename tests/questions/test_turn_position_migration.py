@@ -1,0 +1,46 @@
+"""Turns got places of their own (questions 0007): the questions asked before keep the order
+they were shown in."""
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from tests.factories import GameFactory, UserFactory
+
+BEFORE = [("questions", "0006_apitoken_expiry_creator")]
+AFTER = [("questions", "0007_question_position")]  # the latest: the test then uses today's model
+ASKED = datetime(2026, 11, 2, 8, 30, tzinfo=timezone.utc)
+
+
+def migrate(targets):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor.loader.project_state(targets).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_questions_asked_before_keep_their_order():
+    from questions.conversations import current_turns
+    from questions.models import Conversation, Question
+
+    bob, game = UserFactory(), GameFactory()
+    old_apps = migrate(BEFORE)
+    try:
+        OldConversation, OldQuestion = old_apps.get_model("questions", "Conversation"), old_apps.get_model("questions", "Question")
+        talk = OldConversation.objects.create(user_id=bob.pk, game_id=game.pk, title="Pioche")
+        rows = [OldQuestion.objects.create(game_id=game.pk, user_id=bob.pk, conversation=talk, text=text)
+                for text in ["Un ?", "Deux ?", "Un ?"]]  # fmt: skip
+        OldQuestion.objects.filter(pk=rows[2].pk).update(replaces=rows[0])  # the first turn regenerated
+        for n, row in enumerate(reversed(rows)):  # asked in this order, whatever their ids
+            OldQuestion.objects.filter(pk=row.pk).update(created_at=ASKED - timedelta(minutes=n))
+        OldQuestion.objects.create(game_id=game.pk, text="Hors conversation")
+    finally:
+        migrate(AFTER)
+
+    conversation = Conversation.objects.get(pk=talk.pk)
+    assert [Question.objects.get(pk=row.pk).position for row in rows] == [1, 2, 3]
+    assert [q.pk for q in current_turns(conversation)] == [rows[1].pk, rows[2].pk]  # as shown before
+    assert Question.objects.get(text="Hors conversation").position is None
