@@ -102,6 +102,14 @@ def current_turns(conversation: Conversation):
     return conversation.turns().filter(regenerations__isnull=True)
 
 
+def current_version(question: Question) -> Question:
+    """What stands for this turn now: the question itself, or the last answer regenerated for it."""
+    replacing = Question.objects.select_related("game", "conversation")
+    while (newer := replacing.filter(replaces=question).first()) is not None:
+        question = newer
+    return question
+
+
 def next_position(conversation_id) -> int:
     """The place of a new turn: after every question of the conversation."""
     last = Question.objects.filter(conversation_id=conversation_id).aggregate(last=Max("position"))["last"]

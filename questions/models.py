@@ -47,7 +47,8 @@ class Question(models.Model):
         "questions.Conversation", on_delete=models.CASCADE, null=True, blank=True, related_name="questions", verbose_name=_("conversation")
     )
     # A regenerated answer is a new Question that replaces the one it was asked again for and
-    # takes its place.
+    # takes its place; a question is replaced once at most (the constraint below: two clicks
+    # at once make one regeneration).
     replaces = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="regenerations", verbose_name=_("remplace")
     )
@@ -80,6 +81,7 @@ class Question(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["replaces"], name="question_replaced_once")]
         verbose_name = _("question")
         verbose_name_plural = _("questions")
 
