@@ -55,6 +55,8 @@ class TurnOut(Schema):
     error: str
     stopped: bool
     replaces: UUID | None = Field(alias="replaces_id")  # a regenerated answer: the one it replaced
+    position: int | None = Field(description="The turn's place in its conversation (1, 2, …); a regenerated answer has "
+                                             "the place of the one it replaced")
     rating: int | None
     feedbackComment: str = Field(alias="feedback_comment")
     createdAt: datetime = Field(alias="created_at")
@@ -114,9 +116,10 @@ def get_conversation(request, conversation_id: UUID):
 )
 @paginate(Pagination)
 def list_turns(request, conversation_id: UUID):
-    """Its questions and answers, newest first; an answer replaced by a regenerated one is left out."""
+    """Its questions and answers, the last turn first; a regenerated answer is in the place of the
+    one it replaced (which is left out), however late it was asked."""
     conversation = visible_conversation(asking_user(request), conversation_id)
-    return current_turns(conversation).order_by("-created_at")
+    return current_turns(conversation).reverse()
 
 
 @router.delete("/conversations/{conversation_id}", response={204: None, **READ_ERRORS}, url_name="oracle-conversation-delete")

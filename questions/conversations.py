@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from django.db import transaction
+from django.db.models import Max
 from django.http import Http404
 from django.utils import timezone
 
@@ -96,17 +97,32 @@ def follow_up_in(user, conversation_id: UUID) -> FollowUp:
 
 
 def current_turns(conversation: Conversation):
-    """Its questions oldest first, without the ones a regenerated answer replaced."""
+    """Its questions in their places, oldest first, without the ones a regenerated answer
+    replaced."""
     return conversation.turns().filter(regenerations__isnull=True)
 
 
+def current_version(question: Question) -> Question:
+    """What stands for this turn now: the question itself, or the last answer regenerated for it."""
+    replacing = Question.objects.select_related("game", "conversation")
+    while (newer := replacing.filter(replaces=question).first()) is not None:
+        question = newer
+    return question
+
+
+def next_position(conversation_id) -> int:
+    """The place of a new turn: after every question of the conversation."""
+    last = Question.objects.filter(conversation_id=conversation_id).aggregate(last=Max("position"))["last"]
+    return (last or 0) + 1
+
+
 def history_for(conversation: Conversation, *, before: Question | None = None, limit: int = MAX_HISTORY_TURNS):
-    """The last `limit` answered turns, oldest first, as the model's history
-    ([{question, answer}]); `before` leaves out that turn and later ones (a regeneration)."""
+    """The last `limit` answered turns, in their places, as the model's history
+    ([{question, answer}]); `before` leaves out that turn and the ones after it (a regeneration)."""
     turns = current_turns(conversation).filter(status=Question.Status.DONE).exclude(answer="")
     if before is not None:
-        turns = turns.filter(created_at__lt=before.created_at)
-    last = list(turns.order_by("-created_at")[:limit])
+        turns = turns.filter(position__lt=before.position)
+    last = list(turns.reverse()[:limit])
     return [{"question": turn.text, "answer": turn.answer} for turn in reversed(last)]
 
 

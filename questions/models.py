@@ -46,10 +46,15 @@ class Question(models.Model):
     conversation = models.ForeignKey(
         "questions.Conversation", on_delete=models.CASCADE, null=True, blank=True, related_name="questions", verbose_name=_("conversation")
     )
-    # A regenerated answer is a new Question that replaces the one it was asked again for.
+    # A regenerated answer is a new Question that replaces the one it was asked again for and
+    # takes its place; a question is replaced once at most (the constraint below: two clicks
+    # at once make one regeneration).
     replaces = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="regenerations", verbose_name=_("remplace")
     )
+    # Its place in the conversation (1, 2, …), the order of its turns: a regenerated answer has
+    # the place of the one it replaces, however late it was asked. None outside a conversation.
+    position = models.PositiveIntegerField(_("place dans la conversation"), null=True, blank=True)
     text = models.TextField(_("question"))
     history = models.JSONField(_("historique"), default=list, blank=True)
     card_mentions = models.JSONField(_("cartes citées"), default=list, blank=True)
@@ -76,6 +81,7 @@ class Question(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["replaces"], name="question_replaced_once")]
         verbose_name = _("question")
         verbose_name_plural = _("questions")
 
@@ -200,5 +206,6 @@ class Conversation(models.Model):
         return self.title or str(self.pk)
 
     def turns(self):
-        """Its questions, oldest first."""
-        return self.questions.order_by("created_at")
+        """Its questions in their places, oldest first (a regenerated answer in the place of
+        the one it replaced)."""
+        return self.questions.order_by("position", "created_at")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from django.conf import settings
+from django.db import IntegrityError
 from django.http import Http404
 from django.utils.translation import gettext as _
 
@@ -32,7 +33,8 @@ from .access import visible_question
 from .ask_flow.intake import new_question, save_question
 from .ask_flow.stop import request_stop
 from .conversations import (
-    chosen_extensions, current_turns, history_for, new_conversation, record_feedback, title_from, visible_conversation,
+    chosen_extensions, current_turns, current_version, history_for, new_conversation, record_feedback, title_from,
+    visible_conversation,
 )  # fmt: skip
 from .models import Conversation, Question
 
@@ -61,6 +63,7 @@ class Asked:
     question: Question
     conversation: Conversation
     booklets: list | None = None  # the booklets asked about; None: every one, read if needed
+    fresh: bool = True  # False: a regeneration already asked (and answered or being answered), nothing to start
 
     @property
     def extensions(self) -> list:
@@ -135,7 +138,7 @@ def game_booklets(game: Game, wanted: Collection | None) -> list | None:
 
 def last_sticky(conversation: Conversation) -> list[str]:
     """The cards the conversation keeps from its earlier turns (its last turn's list)."""
-    last = current_turns(conversation).order_by("-created_at").first()
+    last = current_turns(conversation).last()
     return last.sticky_cards_after() if last is not None else []
 
 
@@ -205,11 +208,17 @@ def save_asked(asked: Asked) -> Asked:
 
 
 def regenerate_answer(asker: Asker, question_id: UUID, **filters) -> Asked:
-    """Ask one of the asker's turns again: a new question replacing it, with the history before
-    it; counted by the rate limits as any question."""
-    old = own_question(asker, question_id, **filters)
+    """Ask one of the asker's turns again: a new question replacing its current answer, in its
+    place, with the history before it; counted by the rate limits as any question. One at a
+    time: while the turn's answer is being written (a double click, a second tab), the turn
+    comes back as it is, `fresh` False, nothing asked nor counted; two requests at the same
+    moment make one question (a question is replaced once, `question_replaced_once`), the
+    other gets it. Once that answer is written, the turn may be regenerated again."""
+    old = current_version(own_question(asker, question_id, **filters))
     if old.conversation_id is None:
         raise Invalid("questionId", _("Cette réponse n'appartient à aucune conversation."))
+    if not old.is_answered:
+        return Asked(old, old.conversation, fresh=False)
     check_rate(asker)
     conversation = old.conversation
     question, booklets = new_question(
@@ -217,7 +226,12 @@ def regenerate_answer(asker: Asker, question_id: UUID, **filters) -> Asked:
         history=history_for(conversation, before=old), card_mentions=old.card_mentions,
         sticky_card_mentions=old.sticky_card_mentions, user=asker.user, conversation=conversation, replaces=old,
     )  # fmt: skip
-    save_question(question, booklets)
+    try:
+        save_question(question, booklets)
+    except IntegrityError:
+        if not Question.objects.filter(replaces=old).exists():
+            raise
+        return Asked(current_version(old), conversation, fresh=False)  # another request regenerated it first
     return Asked(question, conversation, booklets)
 
 

@@ -196,9 +196,11 @@ def ask(request, slug: str):
 @require_POST
 @refusals_as_pages
 def regenerate(request, slug: str, question_id):
-    """Ask one's own turn again: a new Question replacing it, with the history before it."""
+    """Ask one's own turn again: a new Question replacing it, with the history before it; the
+    regeneration already under way when the turn's answer is still being written."""
     asked = regenerate_answer(Asker.of(request), question_id, game__slug=slug)
-    start_answering(asked.question.pk)
+    if asked.fresh:
+        start_answering(asked.question.pk)
     return render(request, "questions/_turn.html", turn_context(asked.question))
 
 

@@ -1,6 +1,6 @@
-"""/api/conversations… and PUT /api/ask/{id}/feedback: a player's conversations and turns,
-newest first; staff see everyone's; another player never sees them (404), a visitor is
-asked to sign in (401)."""
+"""/api/conversations… and PUT /api/ask/{id}/feedback: a player's conversations (newest
+first) and turns (the last first); staff see everyone's; another player never sees them
+(404), a visitor is asked to sign in (401)."""
 
 import uuid
 
@@ -70,16 +70,17 @@ def test_the_list_is_paginated_and_filtered_by_game(client, bob):
     assert [c["title"] for c in only_azul["items"]] == ["Azul"]
 
 
-def test_a_conversations_questions_come_newest_first_without_replaced_answers(client, bob, bobs):
+def test_a_conversations_questions_come_last_turn_first_a_regenerated_one_in_its_place(client, bob, bobs):
     first = bobs.turns().first()
-    answered(bobs, first.text, "Deux cartes, page 3.", replaces=first)
+    answered(bobs, first.text, "Deux cartes, page 3.", replaces=first)  # asked last, about the first turn
 
     response = client.get(f"/api/conversations/{bobs.pk}/questions", headers=bearer(bob))
 
     assert response.status_code == 200
     turns = response.json()["items"]
-    assert [t["answer"] for t in turns] == ["Deux cartes, page 3.", "Sept cartes."]
-    assert turns[0]["replaces"] == str(first.pk) and turns[0]["status"] == "done"
+    assert [t["answer"] for t in turns] == ["Sept cartes.", "Deux cartes, page 3."]
+    assert [t["position"] for t in turns] == [2, 1]
+    assert turns[1]["replaces"] == str(first.pk) and turns[1]["status"] == "done"
     assert response.json()["count"] == 2
 
 

@@ -206,6 +206,44 @@ def test_regenerate_asks_the_same_question_again_with_the_history_before_it(clie
     assert page.count('class="question-text">Deux ?<') == 1  # the replaced turn is gone
 
 
+def test_a_regenerated_earlier_turn_keeps_its_place_on_reload_and_in_the_next_questions_history(client, bob, started):
+    game = GameFactory()
+    conversation = start_conversation(user=bob, game=game)
+    first, second, third = (answered(create_question(game=game, text=text, user=bob, conversation=conversation), answer)
+                            for text, answer in [("Un ?", "1"), ("Deux ?", "2"), ("Trois ?", "3")])  # fmt: skip
+    client.force_login(bob)
+
+    client.post(reverse("oracle-chat-regenerate", args=[game.slug, first.pk]))
+    answered(Question.objects.get(replaces=first), "Un, mieux dit")
+    page = client.get(reverse("oracle-chat-conversation", args=[game.slug, conversation.pk])).content.decode()
+    ask(client, game, "Quatre ?", conversation=str(conversation.pk))
+
+    shown = [part.split("<")[0] for part in page.split('class="question-text">')[1:]]
+    assert shown == ["Un ?", "Deux ?", "Trois ?"]
+    assert page.index("Un, mieux dit") < page.index('class="question-text">Deux ?<')
+    asked = Question.objects.get(text="Quatre ?")
+    assert [turn["answer"] for turn in asked.history] == ["Un, mieux dit", "2", "3"]
+
+
+def test_a_second_click_on_regenerate_gets_the_new_answer_under_way_not_another_one(client, bob, settings, started):
+    settings.RATE_LIMIT_ASK_USER, settings.RATE_LIMIT_ASK_IP = "1/m", ""  # the second click is no question
+    game = GameFactory()
+    conversation = start_conversation(user=bob, game=game)
+    first = answered(create_question(game=game, text="Un ?", user=bob, conversation=conversation), "1")
+    client.force_login(bob)
+    url = reverse("oracle-chat-regenerate", args=[game.slug, first.pk])
+
+    clicks = [client.post(url), client.post(url)]
+
+    again = Question.objects.get(replaces=first)
+    assert [click.status_code for click in clicks] == [200, 200] and started == [again.pk]
+    for click in clicks:  # both show the one answer being written, listening to its events
+        assert f'id="turn-{again.pk}"' in click.content.decode() and "sse-connect" in click.content.decode()
+    assert Question.objects.count() == 2
+    page = client.get(reverse("oracle-chat-conversation", args=[game.slug, conversation.pk])).content.decode()
+    assert page.count('class="question-text">Un ?<') == 1
+
+
 def test_the_polling_fallback_asks_again_then_gives_up_or_shows_the_answer(client, bob):
     game = GameFactory()
     question = create_question(game=game, text="Q ?", user=bob)

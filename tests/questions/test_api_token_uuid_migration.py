@@ -10,7 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 from tests.factories import UserFactory
 
 BEFORE = [("questions", "0004_verbose_names")]
-AFTER = [("questions", "0006_apitoken_expiry_creator")]  # the latest: the test then uses today's model
+AFTER = [("questions", "0008_question_replaced_once")]  # the latest: the test then uses today's model
 ISSUED = datetime(2026, 11, 2, 8, 30, tzinfo=timezone.utc)
 
 

@@ -1,16 +1,22 @@
 """One way in for a question (questions/services.py): the chat page's « Régénérer » is counted
-by the ask rate limits like a question (per user and per address); only the asker rates,
-regenerates, stops or continues — staff included, through the pages and the API. (The ask
-stream's `meta` and the question's save: test_meta_first.py.)"""
+by the ask rate limits like a question (per user and per address), and two at the same
+moment make one new answer; only the asker rates, regenerates, stops or continues — staff
+included, through the pages and the API. (The ask stream's `meta` and the question's save:
+test_meta_first.py.)"""
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
 from questions.ask_flow.intake import create_question
 from questions.conversations import start_conversation
 from questions.models import Question
-from tests.factories import GameFactory, StaffFactory
+from questions.services import Asker, regenerate_answer
+from tests.factories import GameFactory, StaffFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -37,15 +43,26 @@ def regenerate(client, question):
     return client.post(reverse("oracle-chat-regenerate", args=[question.game.slug, question.pk]))
 
 
+def regenerate_each_answer(client, question, times: int) -> list[int]:
+    """Regenerate the turn `times`, each time once the previous new answer is written (while it
+    is written, a click gives it back: test_chat_page)."""
+    codes = []
+    for _ in range(times):
+        codes.append(regenerate(client, question).status_code)
+        for again in Question.objects.filter(replaces__isnull=False, status=Question.Status.PENDING):
+            again.mark_done(answer="Sept cartes [Heat, p.2].", intent="rules", best_score=0.9, diagnostics={})
+    return codes
+
+
 def test_regenerating_is_counted_as_asking_per_user(client, bob, settings, started):
     settings.RATE_LIMIT_ASK_USER, settings.RATE_LIMIT_ASK_IP = "2/m", ""
     question = answered_turn(bob)
     client.force_login(bob)
 
-    codes = [regenerate(client, question).status_code for _ in range(3)]
+    codes = regenerate_each_answer(client, question, 3)
 
     assert codes == [200, 200, 429]
-    assert len(started) == 2 and Question.objects.filter(replaces=question).count() == 2
+    assert len(started) == 2 and Question.objects.filter(replaces__isnull=False).count() == 2
     asked = client.post(reverse("oracle-chat-ask", args=[question.game.slug]), {"question": "Et après ?"})
     assert asked.status_code == 429 and "Trop de requêtes" in asked.content.decode()
     assert len(started) == 2
@@ -57,11 +74,34 @@ def test_regenerating_is_counted_per_address_for_visitors(settings, started):
     question = answered_turn(None)
     visitor = Client(REMOTE_ADDR="203.0.113.7")
 
-    codes = [regenerate(visitor, question).status_code for _ in range(3)]
+    codes = regenerate_each_answer(visitor, question, 3)
 
     assert codes == [200, 200, 429]
     assert regenerate(Client(REMOTE_ADDR="203.0.113.8"), question).status_code == 200
     assert len(started) == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_regenerations_of_one_turn_at_the_same_moment_make_one_new_answer(monkeypatch):
+    player = UserFactory()
+    question = answered_turn(player)
+    together = threading.Barrier(2)
+    # both requests have seen the turn answered and not regenerated; neither has written yet
+    monkeypatch.setattr("questions.services.check_rate", lambda asker: together.wait(timeout=20))
+
+    def click(_):
+        try:
+            return regenerate_answer(Asker(player), question.pk)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(2) as pool:
+        clicks = list(pool.map(click, range(2)))
+
+    again = Question.objects.get(replaces=question)
+    assert [asked.question.pk for asked in clicks] == [again.pk, again.pk]
+    assert sorted(asked.fresh for asked in clicks) == [False, True]  # one answer to start
+    assert Question.objects.count() == 2
 
 
 def test_staff_neither_rate_nor_regenerate_nor_stop_nor_continue_a_players_turn_in_the_chat(client, bob, started):

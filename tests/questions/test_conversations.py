@@ -42,6 +42,15 @@ def test_a_regenerated_answer_replaces_the_old_one_in_the_history():
     assert history_for(conversation) == [{"question": "Combien de cartes ?", "answer": "Cinq cartes (p. 3)."}]
 
 
+def test_a_regenerated_earlier_turn_keeps_its_place_in_the_history():
+    conversation = start_conversation(user=UserFactory(), game=GameFactory())
+    first = answered(conversation, "q1", "a1")
+    answered(conversation, "q2", "a2")
+    answered(conversation, "q1", "a1 again", replaces=first)
+    assert [turn["answer"] for turn in history_for(conversation)] == ["a1 again", "a2"]
+    assert history_for(conversation, before=first) == []
+
+
 def test_every_booklet_includes_booklets_added_later_a_choice_does_not():
     game = GameFactory()
     chosen = ExtensionFactory(game=game)
