@@ -116,3 +116,15 @@ def test_the_api_with_that_browsers_session_continues_it_too(client, bob, starte
     assert name == "meta" and meta["conversationId"] == str(conversation.pk)
     conversation.refresh_from_db()
     assert conversation.user == bob and Question.objects.get().user == bob  # adopted with its first turn
+
+
+def test_a_player_cannot_regenerate_a_turn_of_an_anonymous_conversation_either(client, bob, started):
+    game = GameFactory()
+    page_ask(Client(), game, "Qui commence ?")  # another browser, anonymous
+    turn = Question.objects.get()
+    turn.mark_done(answer="Le plus jeune.", intent="rules", best_score=0.9, diagnostics={})
+    sign_in(client, bob)
+
+    response = client.post(reverse("oracle-chat-regenerate", args=[game.slug, turn.pk]), HTTP_HX_REQUEST="true")
+
+    assert response.status_code == 403 and Question.objects.count() == 1
