@@ -46,14 +46,15 @@ def held_save(monkeypatch, answering):
 
 
 def ask(key, game, text, conversation_id=None) -> tuple[int, str, dict]:
-    """(status, first event's name, its data) of POST /api/ask/stream; a refusal: (status, "", body)."""
+    """(status, first event's name, its data) of POST /api/ask/stream (`key` None: an
+    anonymous visitor); a refusal: (status, "", body)."""
     body = {"gameId": str(game.pk), "question": text}
     if conversation_id:
         body["conversationId"] = conversation_id
 
     async def read():
-        response = await AsyncClient().post("/api/ask/stream", body, content_type="application/json",
-                                            headers={"Authorization": f"Bearer {key}"})  # fmt: skip
+        headers = {"Authorization": f"Bearer {key}"} if key else {}
+        response = await AsyncClient().post("/api/ask/stream", body, content_type="application/json", headers=headers)
         if not response.streaming:
             return response.status_code, "", json.loads(response.content)
         events = aiter(response.streaming_content)
@@ -89,6 +90,19 @@ def test_a_follow_up_sent_while_its_conversation_is_being_stored_waits_for_it(he
     assert wait_for(lambda: len(answering) == 2, 30, what="both answers started")
     turns = Conversation.objects.get(pk=conversation_id).turns()
     assert [turn.text for turn in turns] == ["Qui commence ?", "Et ensuite ?"]
+
+
+def test_an_anonymous_visitors_follow_up_waits_too_a_players_does_not(held_save, answering, settings):
+    settings.ASK_ALLOW_ANONYMOUS = True
+    game = GameFactory()
+    _, key = ApiToken.issue(UserFactory(username="bob"))
+    conversation_id = ask(None, game, "Qui commence ?")[2]["conversationId"]
+
+    assert ask(key, game, "Et ensuite ?", conversation_id)[0] == 404  # not bob's to write into, not waited for
+    after(0.5, held_save.set)
+    assert ask(None, game, "Et ensuite ?", conversation_id)[:2] == (200, "meta")
+    assert wait_for(lambda: len(answering) == 2, 30, what="both answers started")
+    assert Conversation.objects.get(pk=conversation_id).user is None
 
 
 def test_another_asker_naming_it_meanwhile_gets_the_404_at_once(held_save, settings):
