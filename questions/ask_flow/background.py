@@ -103,8 +103,10 @@ def storing(conversation_id) -> Storing | None:
 def _hold_unsaved(question: Question) -> None:
     with _unsaved_lock:
         _unsaved[str(question.pk)] = question
-        conversation = question.conversation if question.conversation_id is not None else None
-        if conversation is not None and conversation._state.adding:  # the conversation it starts
+        # a conversation it starts is the unsaved object it was built with (never a query here:
+        # the ask stream calls this from the event loop)
+        conversation = question.conversation if Question.conversation.is_cached(question) else None
+        if conversation is not None and conversation._state.adding:
             _storing[str(conversation.pk)] = Storing(conversation, Future())
 
 
