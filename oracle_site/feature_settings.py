@@ -39,6 +39,9 @@ ASK_ALLOW_ANONYMOUS = env_bool("ASK_ALLOW_ANONYMOUS", False)
 # when ASK_ALLOW_ANONYMOUS is on: they need it to ask). Private by default.
 PUBLIC_CATALOGUE = env_bool("PUBLIC_CATALOGUE", False)
 ASK_HEARTBEAT_S = env_float("ASK_HEARTBEAT_S", 8.0)
+# How long a follow-up waits for its conversation's save when `meta` named it a moment before
+# (questions/api.py): past SQLite's writer-lock timeout (30 s), when that save has failed anyway.
+ASK_FOLLOW_UP_WAIT_S = env_float("ASK_FOLLOW_UP_WAIT_S", 35.0)
 # Retrieval and answers (docs/asking.md)
 ASK_TOP_K = env_int("ASK_TOP_K", 8)  # chunks given to the answer
 ASK_HYDE_TIMEOUT_S = env_float("ASK_HYDE_TIMEOUT_S", 25.0)

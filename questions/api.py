@@ -1,5 +1,6 @@
 """JSON endpoints of the questions app (mounted under /api/): ask (SSE) and poll."""
 
+import asyncio
 from functools import partial
 from typing import Annotated
 from uuid import UUID
@@ -16,17 +17,20 @@ from games.models import Game
 from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
 from runtime import executors
 from runtime.api_errors import ErrorOut
+from runtime.refusals import NotReady
 
 from . import lookups
 from .confidence import confidence_of
 from .access import may_see, visible_question
+from .ask_flow import background
 from .ask_flow.background import start_answering, unsaved
 from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
+from .conversations import continuable
 from .services import Asker, prepare_question, prepares_in_memory, save_asked
 from .sse import AnswerStream
 
 router = Router(tags=["questions"])
-API_ERRORS = {code: ErrorOut for code in (400, 401, 403, 404, 422, 429)}  # runtime/api_errors.py
+API_ERRORS = {code: ErrorOut for code in (400, 401, 403, 404, 409, 422, 429)}  # runtime/api_errors.py
 
 
 # Every field bounded before anything is stored (a question once stored 4.8 MB of mentions).
@@ -116,8 +120,11 @@ async def ask_stream(request, payload: AskIn):
     game = lookups.games.get(payload.gameId)
     if game is None:
         game = await lookups.coalesced(("game", payload.gameId), find_game, payload.gameId)
+    asker = Asker.of(request)
+    if payload.conversationId is not None:
+        await conversation_stored(asker.user, payload.conversationId)
     prepare = partial(
-        prepare_question, Asker.of(request), game=game, text=payload.question, conversation_id=payload.conversationId,
+        prepare_question, asker, game=game, text=payload.question, conversation_id=payload.conversationId,
         extensions=payload.extensions, history=[turn.dict() for turn in payload.history],
         card_mentions=payload.cardMentions, sticky_card_mentions=payload.stickyCardMentions,
     )  # fmt: skip
@@ -131,6 +138,27 @@ async def ask_stream(request, payload: AskIn):
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
+
+
+async def conversation_stored(user, conversation_id) -> None:
+    """A follow-up may name the conversation `meta` just named while the save pool still
+    stores it: by milliseconds, or by seconds while an ingest holds SQLite's writer lock. When
+    this process is storing it and `user` may continue it (`continuable`, the look-up's rule),
+    wait for that save, in the event loop (no setup thread is held), for at most
+    ASK_FOLLOW_UP_WAIT_S; the look-up then finds it. A save still running after that is a 409
+    to try again, not a 404; a failed save leaves no conversation (its stream said so): 404.
+    Anyone else waits for nothing and gets the look-up's 404."""
+    pending = background.storing(conversation_id)
+    if pending is None:
+        return
+    try:
+        continuable(user, pending.conversation)  # no session: the ask stream records no start in it
+    except Http404:
+        return
+    try:
+        await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(pending.saved)), settings.ASK_FOLLOW_UP_WAIT_S)
+    except TimeoutError:
+        raise NotReady(_("La conversation est encore en cours d'enregistrement : réessayez dans un instant.")) from None
 
 
 def pending_or_visible(user, question_id):

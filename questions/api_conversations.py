@@ -136,7 +136,8 @@ def delete_conversation(request, conversation_id: UUID):
 @router.put("/ask/{question_id}/feedback", response={200: FeedbackOut, **READ_ERRORS}, url_name="oracle-ask-feedback")
 def give_feedback(request, question_id: UUID, payload: FeedbackIn):
     """👍 (1) or 👎 (-1) and an optional comment on an answer, by whoever asked it (an
-    anonymous question: whoever has its id); staff read others' feedback, never give it."""
+    anonymous question: an anonymous visitor with its id, not a signed-in player); staff read
+    others' feedback, never give it."""
     question = rate_answer(Asker.of(request), question_id, rating=payload.rating, comment=payload.comment)
     return {
         "questionId": question.pk,

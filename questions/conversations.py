@@ -59,17 +59,61 @@ def visible_conversations(user):
     return Conversation.objects.filter(user=user)
 
 
-def visible_conversation(user, conversation_id: UUID, *, own: bool = False) -> Conversation:
+def visible_conversation(user, conversation_id: UUID, *, own: bool = False, session=None) -> Conversation:
     """The conversation `user` (None when anonymous) may see, or Http404 (never a hint that it
-    exists). Staff see every one unless `own` (the chat page only reopens a user's own)."""
+    exists). Staff see every one unless `own`: then it is one `user` may continue
+    (`continuable`; `session`, the browser's, for an anonymous one it started)."""
     conversation = Conversation.objects.select_related("game").filter(pk=conversation_id).first()
     if conversation is None:
         raise Http404
+    if own:
+        return continuable(user, conversation, session)
     if conversation.user_id is None:
         return conversation
-    is_owner = user is not None and user.pk == conversation.user_id
-    if not (is_owner or (user is not None and user.is_staff and not own)):
+    if user is None or not (user.pk == conversation.user_id or user.is_staff):
         raise Http404
+    return conversation
+
+
+# A signed-in player who wrote into an ownerless conversation left their turn in a conversation
+# missing from their list and readable by whoever has its id. An anonymous conversation is
+# therefore continued anonymously (by its id), or by a player who signs in in the browser that
+# started it (the chat page remembers it in the session, which Django keeps across a login):
+# the conversation and its anonymous turns then become theirs. Anyone else: 404, as another's.
+STARTED_HERE = "oracle_started_conversations"
+STARTED_HERE_KEPT = 50  # the browser's last anonymous conversations
+
+
+def continuable(user, conversation: Conversation, session=None) -> Conversation:
+    """`conversation` if `user` (None when anonymous) may ask in it, reopen it in the chat or
+    change its booklets, adopted if need be; else Http404. Staff too only in their own: their
+    turn would land in another player's conversation."""
+    if conversation.user_id is None:
+        if user is None:
+            return conversation
+        if session is not None and str(conversation.pk) in session.get(STARTED_HERE, ()):
+            return adopt(conversation, user)
+        raise Http404
+    if user is None or user.pk != conversation.user_id:
+        raise Http404
+    return conversation
+
+
+def remember_started(session, conversation: Conversation) -> None:
+    """Note in the browser's session that it started this anonymous conversation."""
+    started = [pk for pk in session.get(STARTED_HERE, []) if pk != str(conversation.pk)]
+    session[STARTED_HERE] = [*started, str(conversation.pk)][-STARTED_HERE_KEPT:]
+
+
+def adopt(conversation: Conversation, user) -> Conversation:
+    """Make an anonymous conversation and its anonymous turns `user`'s (once: Http404 if
+    another took it meanwhile)."""
+    with transaction.atomic():
+        taken = Conversation.objects.filter(pk=conversation.pk, user__isnull=True).update(user=user)
+        if not taken and not Conversation.objects.filter(pk=conversation.pk, user=user).exists():
+            raise Http404
+        conversation.questions.filter(user__isnull=True).update(user=user)
+    conversation.user = user
     return conversation
 
 
@@ -83,10 +127,9 @@ class FollowUp:
     sticky: list[str]  # the cards its last turn kept (for a client that sends none)
 
 
-def follow_up_in(user, conversation_id: UUID) -> FollowUp:
-    """A follow-up in `user`'s own conversation (an anonymous one: by its id), or Http404.
-    Staff too ask only in their own: their turn would land in another player's conversation."""
-    conversation = visible_conversation(user, conversation_id, own=True)
+def follow_up_in(user, conversation_id: UUID, session=None) -> FollowUp:
+    """A follow-up in a conversation `user` may continue (`continuable`), or Http404."""
+    conversation = visible_conversation(user, conversation_id, own=True, session=session)
     last = current_turns(conversation).last()
     return FollowUp(
         conversation=conversation,

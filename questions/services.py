@@ -10,7 +10,9 @@ for no database write (issue 29).
 
 Only the asker rates, regenerates, stops or continues: staff read every question and
 conversation but moderate in the admin, never as the player. (A question asked anonymously
-belongs to whoever has its id.) Refusals are runtime/refusals.py's; the views and the API
+belongs to an anonymous visitor with its id, never to a signed-in player; an anonymous
+conversation is continued anonymously, or by the player who signs in in the browser that
+started it: `conversations.continuable`.) Refusals are runtime/refusals.py's; the views and the API
 map them to HTTP (runtime/api_errors.py)."""
 
 from __future__ import annotations
@@ -55,6 +57,12 @@ class Asker:
             user = getattr(request, "user", None)
         return cls(user if getattr(user, "is_authenticated", False) else None, request)
 
+    @property
+    def session(self):
+        """The browser's session (None for the terminal): it may have started an anonymous
+        conversation its signed-in player continues (`conversations.continuable`)."""
+        return getattr(self.request, "session", None)
+
 
 @dataclass(frozen=True)
 class Asked:
@@ -91,7 +99,10 @@ def check_rate(asker: Asker) -> None:
 
 
 def is_owner(user, question: Question) -> bool:
-    return question.user_id is None or (user is not None and user.pk == question.user_id)
+    """Whether `user` (None when anonymous) asked it. An anonymous question is an anonymous
+    asker's, never a signed-in player's: a regeneration by them would add their turn to a
+    conversation nobody owns (the turns of a conversation they adopted are theirs)."""
+    return question.user_id == (user.pk if user is not None else None)
 
 
 def own_question(asker: Asker, question_id: UUID, not_yours: str = "", **filters) -> Question:
@@ -108,10 +119,11 @@ def own_question(asker: Asker, question_id: UUID, not_yours: str = "", **filters
 
 
 def own_conversation(asker: Asker, conversation_id: UUID) -> Conversation:
-    """The asker's own conversation (an anonymous one: by its id); staff included: their turn
-    would land in another player's conversation."""
+    """A conversation the asker may continue (`conversations.continuable`: their own; an
+    anonymous one anonymously, or adopted by a player signed in in the browser that started
+    it); staff included: their turn would land in another player's conversation."""
     try:
-        return visible_conversation(asker.user, conversation_id, own=True)
+        return visible_conversation(asker.user, conversation_id, own=True, session=asker.session)
     except Http404:
         raise NotFound() from None
 

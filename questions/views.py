@@ -27,7 +27,7 @@ from . import services
 from .access import visible_question
 from .ask_flow.background import start_answering
 from .chat_turns import POLL_MAX_TRIES, answer_context, turn_context
-from .conversations import chosen_extensions, current_turns, history_for, visible_conversation
+from .conversations import chosen_extensions, current_turns, history_for, remember_started, visible_conversation
 from .models import Conversation
 from .services import (
     UNCHANGED, Asker, ask_question, check_may_ask, game_booklets, own_conversation, rate_answer,
@@ -107,7 +107,7 @@ def chat(request, slug: str, conversation_id=None):
     conversation = None
     turns = []
     if conversation_id is not None:
-        conversation = visible_conversation(asker(request), conversation_id, own=True)
+        conversation = visible_conversation(asker(request), conversation_id, own=True, session=request.session)
         if conversation.game_id != game.pk:
             raise Http404  # another game's conversation
         selected = chosen_extensions(conversation)
@@ -172,12 +172,15 @@ def ask(request, slug: str):
     events, and pushes the conversation's URL."""
     check_may_ask(Asker.of(request))
     game = get_object_or_404(Game.objects.prefetch_related("extensions"), slug=slug)
+    conversation_id = _conversation_id(request.POST.get("conversation", ""))
     asked = ask_question(
-        Asker.of(request), game=game, text=request.POST.get("question", ""),
-        conversation_id=_conversation_id(request.POST.get("conversation", "")), extensions=_ticked(request, game),
-        card_mentions=_card_mentions(request.POST.get("card_mentions", "")), rebook=True,
+        Asker.of(request), game=game, text=request.POST.get("question", ""), conversation_id=conversation_id,
+        extensions=_ticked(request, game), card_mentions=_card_mentions(request.POST.get("card_mentions", "")),
+        rebook=True,
     )  # fmt: skip
     question, conversation = asked.question, asked.conversation
+    if conversation_id is None and conversation.user_id is None:  # theirs if they sign in here
+        remember_started(request.session, conversation)
     start_answering(question.pk)
     context = {
         **turn_context(question),

@@ -2,7 +2,8 @@
 asked has gone. The ask save pool stores the question if it is not yet (the ask stream's, whose
 `meta` leaves first: issue 29) and vouches for it, then the ask answer pool answers it
 (runtime/executors.py). Until it is stored, `unsaved(id)` has it, so `GET /api/ask/<id>`
-answers 202 from the instant `meta` names it."""
+answers 202 from the instant `meta` names it, and `storing(id)` the conversation it starts, so
+a follow-up naming that conversation waits for its save."""
 
 from __future__ import annotations
 
@@ -11,13 +12,14 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 
 from django.utils import translation
 from django.utils.translation import gettext
 
 from runtime import broadcast, executors
 
-from ..models import Question
+from ..models import Conversation, Question
 from . import answering as answers
 from .answering import SoFar
 from .context import Emit
@@ -72,6 +74,16 @@ def publishing(question_id, emit: Emit | None = None) -> Emit:
 
 _unsaved: dict[str, Question] = {}
 _unsaved_lock = threading.Lock()
+_storing: dict[str, Storing] = {}  # by conversation id; under _unsaved_lock too
+
+
+@dataclass(frozen=True)
+class Storing:
+    """A new conversation the save pool is storing with its first question, and a future done
+    once that save has ended (stored, or failed: its stream said so)."""
+
+    conversation: Conversation
+    saved: Future
 
 
 def unsaved(question_id) -> Question | None:
@@ -79,6 +91,31 @@ def unsaved(question_id) -> Question | None:
     its save failed, and its stream said so)."""
     with _unsaved_lock:
         return _unsaved.get(str(question_id))
+
+
+def storing(conversation_id) -> Storing | None:
+    """The new conversation `meta` named that this process has not stored yet: a follow-up
+    naming it waits for its save (questions/api.py) instead of finding no row."""
+    with _unsaved_lock:
+        return _storing.get(str(conversation_id))
+
+
+def _hold_unsaved(question: Question) -> None:
+    with _unsaved_lock:
+        _unsaved[str(question.pk)] = question
+        # a conversation it starts is the unsaved object it was built with (never a query here:
+        # the ask stream calls this from the event loop)
+        conversation = question.conversation if Question.conversation.is_cached(question) else None
+        if conversation is not None and conversation._state.adding:
+            _storing[str(conversation.pk)] = Storing(conversation, Future())
+
+
+def _release_unsaved(question_id) -> None:
+    with _unsaved_lock:
+        question = _unsaved.pop(str(question_id), None)
+        stored = _storing.pop(str(question.conversation_id), None) if question is not None else None
+    if stored is not None:
+        stored.saved.set_result(None)
 
 
 def start_answering(question_id, emit: Emit | None = None, save: Callable[[], object] | None = None,
@@ -93,8 +130,7 @@ def start_answering(question_id, emit: Emit | None = None, save: Callable[[], ob
     language = translation.get_language()  # the asker's: the Oracle's own words are in it
     emit = publishing(question_id, emit)
     if question is not None:
-        with _unsaved_lock:
-            _unsaved[str(question_id)] = question
+        _hold_unsaved(question)
 
     def answer() -> None:
         try:
@@ -125,8 +161,7 @@ def _saved(question_id, save, emit: Emit) -> bool:
     except Exception as exc:  # noqa: BLE001 - any failure of the database: the answer is not started
         return _not_started(question_id, emit, exc, "saved")
     finally:
-        with _unsaved_lock:
-            _unsaved.pop(str(question_id), None)
+        _release_unsaved(question_id)
 
 
 def _vouched(question_id, emit: Emit) -> bool:

@@ -51,3 +51,5 @@ def test_nobody_but_the_owner_follows_up_staff_included():
             follow_up_in(intruder, conversation.pk)
     anonymous = start_conversation(user=None, game=GameFactory())
     assert follow_up_in(None, anonymous.pk).conversation == anonymous
+    with pytest.raises(Http404):  # a player writes only into their own (tests/questions/test_anonymous_conversations.py)
+        follow_up_in(UserFactory(), anonymous.pk)
