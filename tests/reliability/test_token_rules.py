@@ -108,6 +108,6 @@ def test_the_token_migration_goes_back_and_forth(bob):
     token, _ = ApiToken.issue(bob, "kept")
     executor.migrate([("questions", "0005_apitoken_uuid_primary_key")])
     executor.loader.build_graph()
-    executor.migrate([("questions", "0006_apitoken_expiry_creator")])
+    executor.migrate(executor.loader.graph.leaf_nodes("questions"))  # the latest: later tests use today's model
     token = ApiToken.objects.get(pk=token.pk)
     assert token.name == "kept" and token.created_by == bob and token.expires_at is None
