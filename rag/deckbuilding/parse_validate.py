@@ -2,8 +2,8 @@
 
 Only lines `N× [[card:Name]]` count (×, x or X required: prose never matches); markdown
 headings choose the section (main, sideboard, runes, battlefields). Validation: exact total
-per section, copy limit (basic lands exempt, French and English names), anchors present;
-cards unknown to the catalog are warnings, not errors.
+per section, copy limit per card (basic lands exempt; a card's spellings, French name and
+front face count together), anchors present; cards unknown to the catalog are warnings.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from rag.cards import fold_name, is_basic_land
+from rag.cards import card_names, fold_name, is_basic_land
 
 from .spec import DeckSpec
 
@@ -35,11 +35,20 @@ class ParsedDeck:
         return sum(q for q, _ in self.sections.get(section, []))
 
     def copies(self) -> dict[str, int]:
-        """Copies per card name over main deck and sideboard (the copy limit spans both)."""
+        """Copies per card name as written, over main deck and sideboard."""
         counts: dict[str, int] = {}
         for section in ("main", "sideboard"):
             for quantity, name in self.sections.get(section, []):
                 counts[name] = counts.get(name, 0) + quantity
+        return counts
+
+    def copies_per_card(self, key: Callable[[str], str]) -> dict[str, tuple[str, int]]:
+        """Card key → (first name written, copies) over main deck and sideboard: the copy limit
+        spans both and holds per card, not per spelling (« opt », « Option » are Opt)."""
+        counts: dict[str, tuple[str, int]] = {}
+        for name, quantity in self.copies().items():
+            first, count = counts.get(key(name), (name, 0))
+            counts[key(name)] = (first, count + quantity)
         return counts
 
     def names(self) -> set[str]:
@@ -78,6 +87,20 @@ def parse_deck_response(text: str, game: str = "") -> ParsedDeck:
     return deck
 
 
+def front_face_key(name: str) -> str:
+    """A card's key without the catalog: its folded front face (a double-faced card written
+    whole or by its front face is one card)."""
+    return fold_name(re.split(r"\s*//\s*", name)[0])
+
+
+def card_key_from(cards: Iterable[dict]) -> Callable[[str], str]:
+    """A card key that knows these cards' other names: English, French and front face all
+    lead to the English name's key; other names fall back to `front_face_key`."""
+    keys = {fold_name(alias): front_face_key(card["card_name"]) for card in cards if card.get("card_name")
+            for alias in card_names(card)}  # fmt: skip
+    return lambda name: keys.get(fold_name(name)) or front_face_key(name)
+
+
 @dataclass
 class Verdict:
     valid: bool
@@ -98,13 +121,15 @@ def validate_deck(
     spec: DeckSpec,
     anchors: Iterable[dict] = (),
     known: Callable[[str], bool] | None = None,
+    card_key: Callable[[str], str] = front_face_key,
 ) -> Verdict:
+    """`card_key`: the catalog card a name stands for (copies are counted per card)."""
     issues, warnings = [], []
     totals = {section: deck.total(section) for section in spec.section_sizes()}
     for section, wanted in spec.section_sizes().items():
         if totals[section] != wanted:
             issues.append(f"{SECTION_LABELS[section]} : {totals[section]} cartes au lieu de {wanted}.")
-    for name, count in sorted(deck.copies().items()):
+    for name, count in sorted(deck.copies_per_card(card_key).values()):
         if count > spec.max_copies and not is_basic_land(name):
             issues.append(f"{name} : {count} exemplaires, le maximum est {spec.max_copies}.")
     present = deck.names()
