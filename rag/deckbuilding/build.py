@@ -220,8 +220,9 @@ def build_deck(request: DeckRequest, tools: DeckTools, emit: Emit) -> DeckResult
         text, deck = _offline_text(request, spec, candidates, decklists)
         verdict = validate_deck(deck, spec, anchors, tools.is_known, card_key)
         emit("token", {"text": text})
-    if not pool:
-        verdict.warnings.append(f"Aucune carte du catalogue n'est éligible ({spec.format}, {spec.colors or spec.domains or spec.hero}).")
+    if not pool:  # an issue, not a warning: no deck of this format can be built from the catalog
+        verdict.issues.append(f"Aucune carte du catalogue n'est éligible ({spec.format}, {spec.colors or spec.domains or spec.hero}).")
+        verdict.valid = False
     cards_by_name = {c["card_name"]: c for c in [*pool, *anchors]}
     deck_cards = [cards_by_name[name] for name in deck.copies() if name in cards_by_name]
     text = auto_wrap_card_mentions(text, build_wrap_aliases([*anchors, *deck_cards]))

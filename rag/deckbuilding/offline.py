@@ -1,6 +1,7 @@
 """Deck without an LLM: fill each role of the spec with the best candidates (anchors first,
 then cards of the inspiration lists, then synergy score), within the copy limit; Magic lands
-are the pool's on-color lands plus basics split by the mana symbols of the spells."""
+are the pool's on-color lands plus basics split by the mana symbols of the spells. Only the
+lands role takes basics: a role the pool cannot fill stays short and the verdict says so."""
 
 from __future__ import annotations
 
@@ -94,7 +95,8 @@ def _mtg_lands(builder: _Builder, spec: DeckSpec, candidates: dict[str, list[dic
 
 
 def _overflow(builder: _Builder, spec: DeckSpec, candidates: dict[str, list[dict]]) -> None:
-    """A role the pool could not fill lends its room to the other roles (then to the lands)."""
+    """A role the pool could not fill lends its room to the other spell roles. What none can
+    fill stays missing: padding it with basic lands made a deck of only lands look legal."""
     roles = [role for role in spec.roles if role != "lands"]
     for role in roles:
         missing = builder.room(role)
@@ -110,8 +112,6 @@ def _overflow(builder: _Builder, spec: DeckSpec, candidates: dict[str, list[dict
             spec.roles[other] -= missing
             if missing <= 0:
                 break
-        if missing > 0 and "lands" in spec.roles:
-            spec.roles["lands"] += missing
 
 
 def _sideboard(builder: _Builder, spec: DeckSpec, candidates: dict[str, list[dict]]) -> list[list]:
@@ -126,10 +126,7 @@ def _sideboard(builder: _Builder, spec: DeckSpec, candidates: dict[str, list[dic
             builder.copies[card["card_name"]] += quantity
             entries.append([quantity, card["card_name"]])
             room -= quantity
-    if room > 0 and spec.game == "mtg":
-        basic = BASIC_BY_COLOR.get((spec.colors or ["G"])[0], "Wastes")
-        entries.append([room, basic])
-    return entries
+    return entries  # short when the pool is: no basic lands in the sideboard, the verdict says so
 
 
 def _spread(cards: list[dict], total: int, distinct: bool = False) -> list[list]:

@@ -133,7 +133,9 @@ def test_a_format_with_no_eligible_card_is_reported(dominaria):
         is_known=lambda name: fold_name(name) in known,
     )  # fmt: skip
     result = build_deck(DeckRequest(game="mtg", question="Un deck Pioneer complet ?"), tools, lambda *_: None)
-    assert any("Aucune carte du catalogue" in w for w in result.verdict.warnings)
+    assert not result.verdict.valid
+    assert any("Aucune carte du catalogue" in issue for issue in result.verdict.issues)
+    assert not result.deck.sections.get("sideboard")  # no basic lands fill a sideboard the pool cannot
 
 
 def test_an_llm_spec_narrower_than_the_anchors_keeps_their_colors(dominaria):
