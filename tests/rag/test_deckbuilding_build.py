@@ -142,3 +142,10 @@ def test_an_llm_spec_narrower_than_the_anchors_keeps_their_colors(dominaria):
     mono_blue = json.dumps({"game": "mtg", "format": "standard", "colors": ["U"], "main": 60, "sideboard": 15, "max_copies": 4})
     result, _ = run(dominaria, ReplayedLLM(mono_blue, [VALID]))
     assert result.spec.colors == ["U", "G"] and result.verdict.valid
+
+
+def test_an_llm_spec_writing_the_format_capitalised_still_finds_the_pool(dominaria):
+    capitalised = json.dumps({"game": "mtg", "format": "Standard", "colors": ["G", "U"], "main": 60, "sideboard": 15, "max_copies": 4})
+    result, _ = run(dominaria, ReplayedLLM(capitalised, [VALID]))
+    assert result.spec.format == "standard"
+    assert result.verdict.valid, result.verdict.issues
