@@ -1,7 +1,8 @@
 """Read a generated decklist and check it against its spec.
 
 Only lines `N× [[card:Name]]` count (×, x or X required: prose never matches); markdown
-headings choose the section (main, sideboard, runes, battlefields). Validation: exact total
+headings choose the section (main, sideboard, runes, battlefields; hero and equipment in Flesh
+and Blood, legend in Riftbound), by whole words. Validation: exact total
 per section, copy limit per card (basic lands exempt; a card's spellings, French name and
 front face count together), anchors present; cards unknown to the catalog are warnings.
 """
@@ -22,7 +23,6 @@ SECTION_WORDS = (
     ("sideboard", ("sideboard", "side", "réserve", "reserve")),
     ("runes", ("rune",)),
     ("battlefields", ("battlefield", "champs de bataille", "champ de bataille")),
-    ("legend", ("légende", "legend", "héros", "hero")),
 )
 
 
@@ -60,13 +60,23 @@ class ParsedDeck:
             self.roles.setdefault(role, []).append((quantity, name))
 
 
-FAB_EXTRA_SECTIONS = (("equipment", ("équipement", "equipment", "arme", "weapon")),)
+# Hero, legend and equipment sections exist only in their game: a Magic heading
+# « Créatures légendaires » is main-deck creatures, as Riftbound's « Équipements » is its gear role.
+GAME_SECTIONS = {
+    "fab": (("hero", ("héros", "hero")), ("equipment", ("équipement", "equipment", "arme", "weapon"))),
+    "riftbound": (("legend", ("légende", "legend")),),
+}
+
+
+def _has_word(folded: str, word: str) -> bool:
+    """`word` (or its plural) as a whole word: « side » is not in « inside », « légende » not in « légendaires »."""
+    return re.search(rf"(?<!\w){re.escape(fold_name(word))}s?(?!\w)", folded) is not None
 
 
 def _section_of(heading: str, game: str = "") -> str:
     folded = fold_name(heading)
-    for section, words in SECTION_WORDS + (FAB_EXTRA_SECTIONS if game == "fab" else ()):
-        if any(fold_name(word) in folded for word in words):
+    for section, words in SECTION_WORDS + GAME_SECTIONS.get(game, ()):
+        if any(_has_word(folded, word) for word in words):
             return section
     return "main"
 

@@ -80,3 +80,12 @@ def test_a_card_written_with_its_french_name_counts_with_its_english_copies():
     deck = parse_deck_response("4× [[card:Opt]]\n3× [[card:Option]]\n53× [[card:Island]]")
     key = card_key_from([{"card_name": "Opt", "card_name_fr": "Option"}])
     assert "Opt : 7 exemplaires, le maximum est 4." in validate_deck(deck, spec, card_key=key).issues
+
+
+def test_section_words_are_whole_words_and_hero_legend_belong_to_their_game():
+    text = "### Créatures légendaires (4)\n4× [[card:Tatyova, Benthic Druid]]\n### Inside jokes\n2× [[card:Opt]]\n"
+    assert parse_deck_response(text, "mtg").sections == {"main": [(4, "Tatyova, Benthic Druid"), (2, "Opt")]}
+    fab = parse_deck_response("### Héros\n1× [[card:Katsu, the Wanderer]]\n### Armes\n1× [[card:Harmonized Kodachi]]", "fab")
+    assert fab.sections == {"hero": [(1, "Katsu, the Wanderer")], "equipment": [(1, "Harmonized Kodachi")]}
+    legend = parse_deck_response("### Légende\n1× [[card:Jinx - Loose Cannon]]\n### Runes (12)\n12× [[card:Fury Rune]]", "riftbound")
+    assert legend.sections == {"legend": [(1, "Jinx - Loose Cannon")], "runes": [(12, "Fury Rune")]}
