@@ -96,8 +96,10 @@ def catalog_card_key(game: Game):
 
 
 def guess_format(comments: list[str]) -> str:
+    """The longest known format named as whole words: « Premodern » is not Modern."""
     text = " ".join(comments).lower()
-    return next((fmt for fmt in KNOWN_FORMATS if fmt in text), "")
+    named = [fmt for fmt in KNOWN_FORMATS if re.search(rf"(?<!\w){re.escape(fmt)}(?!\w)", text)]
+    return max(named, key=len, default="")
 
 
 def guess_date(comments: list[str]) -> dt.date | None:

@@ -3,7 +3,7 @@ import datetime as dt
 from django.core.management import call_command
 
 from games.card_indexing import meta_collection
-from games.decklists import catalog_card_key, import_decklist, parse_decklist_text
+from games.decklists import catalog_card_key, guess_format, import_decklist, parse_decklist_text
 from games.models import Decklist
 from rag.deckbuilding import default_spec, validate_deck
 from rag.deckbuilding.parse_validate import ParsedDeck
@@ -66,3 +66,10 @@ def test_the_catalog_card_key_counts_a_french_name_with_the_english_copies(domin
 def test_an_arena_set_and_number_is_not_part_of_the_name_but_a_fab_pitch_is():
     parsed = parse_decklist_text("4 Opt (DOM) 60\n12 Forest (DOM) 266\n3 Head Jab (red)\n")
     assert parsed.sections == {"main": [[4, "Opt"], [12, "Forest"], [3, "Head Jab (red)"]]}
+
+
+def test_the_format_guessed_from_comments_is_the_longest_whole_word_match():
+    assert guess_format(["// Premodern Challenge, 2026-08-20"]) == "premodern"
+    assert guess_format(["// Classic Constructed Calling"]) == "classic constructed"
+    assert guess_format(["// Modern Challenge 64"]) == "modern"
+    assert guess_format(["// Modernist gathering"]) == ""
