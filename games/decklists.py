@@ -14,14 +14,20 @@ from pathlib import Path
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from rag.cards import fold_name
+from rag.deckbuilding.parse_validate import card_key_from
+
 from .card_indexing import meta_collection
 from .index_state import mark_changed
-from .models import Decklist, Game
+from .models import Card, Decklist, Game
 
 _LINE_RE = re.compile(r"^\s*(?:SB:\s*)?(\d+)\s*[x×X]?\s+(.+?)\s*$")
 # A quantity is read as an int only when it has at most this many digits: Python refuses to
 # convert 4,300 digits or more (a 500 once), and no deck holds 10,000 copies of a card.
 MAX_QUANTITY_DIGITS = 4
+# Arena's « 4 Opt (DOM) 60 » (Oracle's own export): the set and collector number are not the
+# name. An upper-case code only, so FAB's « Head Jab (red) » keeps its pitch.
+_SET_NUMBER_RE = re.compile(r"\s+\([A-Z0-9]{2,6}\)(?:\s+[A-Za-z0-9★-]+)?$")
 _DATE_RE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 SECTION_HEADERS = {
     "deck": "main", "main": "main", "maindeck": "main", "main deck": "main", "mainboard": "main",
@@ -51,8 +57,9 @@ class ParsedDecklist:
 
 
 def parse_decklist_text(text: str) -> ParsedDecklist:
-    """Sections of a plain-text list; quantities of a repeated card are merged."""
-    sections: dict[str, dict[str, int]] = {"main": {}}
+    """Sections of a plain-text list; quantities of a repeated card (whatever its case) are
+    merged under its first spelling."""
+    sections: dict[str, dict[str, list]] = {"main": {}}
     comments, current = [], "main"
     for raw in text.splitlines():
         line = raw.strip()
@@ -72,17 +79,27 @@ def parse_decklist_text(text: str) -> ParsedDecklist:
             raise DecklistError(_("Quantité trop grande dans la ligne « %(line)s » (au plus %(max)d).")
                                 % {"line": line[:60] + ("…" if len(line) > 60 else ""), "max": 10**MAX_QUANTITY_DIGITS - 1})
         section = "sideboard" if raw.lstrip().startswith("SB:") else current
-        entries = sections.setdefault(section, {})
-        entries[match.group(2)] = entries.get(match.group(2), 0) + int(match.group(1))
+        name = _SET_NUMBER_RE.sub("", match.group(2))
+        entry = sections.setdefault(section, {}).setdefault(fold_name(name), [0, name])
+        entry[0] += int(match.group(1))
     return ParsedDecklist(
-        sections={name: [[q, card] for card, q in entries.items()] for name, entries in sections.items() if entries},
+        sections={name: list(entries.values()) for name, entries in sections.items() if entries},
         comments=comments,
     )
 
 
+def catalog_card_key(game: Game):
+    """The card key of `validate_deck` over the game's catalog: a card's English and French
+    names and front face count as one card for the copy limit."""
+    cards = Card.objects.filter(game=game).values_list("name", "name_fr")
+    return card_key_from({"card_name": name, "card_name_fr": name_fr} for name, name_fr in cards)
+
+
 def guess_format(comments: list[str]) -> str:
+    """The longest known format named as whole words: « Premodern » is not Modern."""
     text = " ".join(comments).lower()
-    return next((fmt for fmt in KNOWN_FORMATS if fmt in text), "")
+    named = [fmt for fmt in KNOWN_FORMATS if re.search(rf"(?<!\w){re.escape(fmt)}(?!\w)", text)]
+    return max(named, key=len, default="")
 
 
 def guess_date(comments: list[str]) -> dt.date | None:

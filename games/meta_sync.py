@@ -59,9 +59,19 @@ def _deck_row_name(deck_id: str) -> str:
     return f"mtgtop8-{deck_id}"
 
 
+# MTGTop8's codes back to the names legalities, the inspiration lists and meta questions use.
+FORMAT_NAMES = {code.lower(): name for name, code in top8.FORMAT_CODES.items()}
+
+
+def format_name(fmt: str) -> str:
+    """`MO` or `Modern` → `modern`: a list stored under `mo` was never found by a Modern deck."""
+    return FORMAT_NAMES.get(fmt.strip().lower(), fmt.strip().lower())
+
+
 def sync_mtgtop8_format(game: Game, fmt: str, source: top8.MtgTop8, report: MetaSyncReport) -> None:
     """The decks of the format's latest events; decks of older events of that format go."""
     code = top8.FORMAT_CODES.get(fmt.lower(), fmt)
+    fmt = format_name(fmt)
     kept: set[str] = set()
     for event in source.recent_events(code, settings.META_EVENTS_PER_FORMAT):
         page = source.event(event)

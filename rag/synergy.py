@@ -131,6 +131,13 @@ def _has_word(folded_text: str, phrase: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(fold_name(phrase)) + r"(?!\w)", folded_text) is not None
 
 
+def canonical_format(name: str) -> str:
+    """The format as card payloads and tournament lists hold it (« Modern », « moderne » →
+    « modern », « EDH » → « commander »); a name we do not know is only folded."""
+    folded = fold_name(str(name or ""))
+    return next((fmt for fmt, words in FORMATS.items() if folded == fmt or folded in map(fold_name, words)), folded)
+
+
 def match_sets(question: str, set_names: dict[str, str] | None = None) -> tuple[str, ...]:
     """Set codes named in the question: the catalog's set names (or their part before « : »),
     a few well-known names, or an upper-case code written as such (« STX »)."""
@@ -192,7 +199,7 @@ def decompose(question: str, llm=None, *, game_kind: str = "mtg", set_names: dic
         return replace(
             rules,
             colors=colors if game_kind == "mtg" else (),
-            format=str(data.get("format") or rules.format).lower(),
+            format=canonical_format(data.get("format") or rules.format),
             types=tuple(str(t).lower() for t in data.get("types") or []) or rules.types,
             themes=tuple(str(t).lower() for t in data.get("themes") or []) or rules.themes,
             source="llm",

@@ -15,7 +15,7 @@ from rag.synergy import Decomposition, decompose, synergy_search
 
 from .export import exports_for
 from .offline import build_offline_deck, render_deck_markdown
-from .parse_validate import ParsedDeck, Verdict, parse_deck_response, validate_deck
+from .parse_validate import ParsedDeck, Verdict, card_key_from, parse_deck_response, validate_deck
 from .pool import eligible_pool, fetch_inspiration_decklists, inspiration_counts, select_role_candidates
 from .prompt import DECKBUILDING_SYSTEM_PROMPT, RETRY_SEPARATOR, build_deck_prompt, format_retry_prompt
 from .spec import DeckSpec, default_spec, request_spec
@@ -57,6 +57,7 @@ class DeckTools:
     card_collection: str
     meta_collection: str
     is_known: Callable[[str], bool] | None = None
+    card_key: Callable[[str], str] | None = None  # the catalog's; else one from the pool and anchors
     model: str = "opus"
     timeout: float | None = None
     spec_timeout: float = 30.0
@@ -158,7 +159,7 @@ def prepare(request: DeckRequest, tools: DeckTools):
 
 
 def generate_with_retries(llm, prompt: str, spec: DeckSpec, anchors, is_known, emit: Emit, *, model: str = "opus",
-                          timeout: float | None = None, max_retries: int = MAX_RETRIES):  # fmt: skip
+                          timeout: float | None = None, max_retries: int = MAX_RETRIES, card_key=None):  # fmt: skip
     """Stream a list, validate it, ask again with the issues (at most `max_retries` times).
     Returns (text, parsed deck, verdict, attempts); the last list is kept even if invalid."""
     current = prompt
@@ -172,7 +173,7 @@ def generate_with_retries(llm, prompt: str, spec: DeckSpec, anchors, is_known, e
                 emit("token", {"text": delta})
         text = "".join(parts)
         deck = parse_deck_response(text, spec.game)
-        verdict = validate_deck(deck, spec, anchors, is_known)
+        verdict = validate_deck(deck, spec, anchors, is_known, card_key or card_key_from(anchors))
         if verdict.valid or attempt > max_retries:
             break
         log.info("deck attempt %d invalid: %s", attempt, "; ".join(verdict.issues))
@@ -201,13 +202,15 @@ def _offline_text(request: DeckRequest, spec: DeckSpec, candidates, decklists) -
 def build_deck(request: DeckRequest, tools: DeckTools, emit: Emit) -> DeckResult:
     spec, spec_source, hits, pool, decklists, candidates = prepare(request, tools)
     anchors = request.anchors
+    card_key = tools.card_key or card_key_from([*pool, *anchors])  # copies per card, not per spelling
     source, attempts = "offline", 1
     if getattr(tools.llm, "available", False):
         prompt = build_deck_prompt(request.question, spec, anchors, request.fresh, request.sticky, decklists,
                                    candidates, [h.payload for h in hits[:15]], request.history)  # fmt: skip
         try:
             text, deck, verdict, attempts = generate_with_retries(
-                tools.llm, prompt, spec, anchors, tools.is_known, emit, model=tools.model, timeout=tools.timeout
+                tools.llm, prompt, spec, anchors, tools.is_known, emit, model=tools.model, timeout=tools.timeout,
+                card_key=card_key,
             )
             source = "llm"
         except LLMError as exc:
@@ -215,10 +218,11 @@ def build_deck(request: DeckRequest, tools: DeckTools, emit: Emit) -> DeckResult
             emit("token", {"text": RETRY_SEPARATOR})
     if source == "offline":
         text, deck = _offline_text(request, spec, candidates, decklists)
-        verdict = validate_deck(deck, spec, anchors, tools.is_known)
+        verdict = validate_deck(deck, spec, anchors, tools.is_known, card_key)
         emit("token", {"text": text})
-    if not pool:
-        verdict.warnings.append(f"Aucune carte du catalogue n'est éligible ({spec.format}, {spec.colors or spec.domains or spec.hero}).")
+    if not pool:  # an issue, not a warning: no deck of this format can be built from the catalog
+        verdict.issues.append(f"Aucune carte du catalogue n'est éligible ({spec.format}, {spec.colors or spec.domains or spec.hero}).")
+        verdict.valid = False
     cards_by_name = {c["card_name"]: c for c in [*pool, *anchors]}
     deck_cards = [cards_by_name[name] for name in deck.copies() if name in cards_by_name]
     text = auto_wrap_card_mentions(text, build_wrap_aliases([*anchors, *deck_cards]))

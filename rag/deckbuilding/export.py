@@ -12,11 +12,18 @@ def front_face(name: str) -> str:
     return name.split(" // ")[0]
 
 
+# Titles the plain-text parser (games.decklists) reads back as the same sections.
+TEXT_TITLES = {"sideboard": "Sideboard", "hero": "Hero", "legend": "Legend", "equipment": "Equipment",
+               "runes": "Runes", "battlefields": "Battlefields"}  # fmt: skip
+
+
 def to_text(deck: ParsedDeck) -> str:
+    """The main deck, then every other section under its title (a FAB hero and equipment too)."""
     lines = [f"{q} {name}" for q, name in deck.sections.get("main", [])]
-    for section, title in (("sideboard", "Sideboard"), ("runes", "Runes"), ("battlefields", "Battlefields")):
+    for section in [*TEXT_TITLES, *(s for s in deck.sections if s not in TEXT_TITLES and s != "main")]:
         if deck.sections.get(section):
-            lines += ["", title] + [f"{q} {name}" for q, name in deck.sections[section]]
+            lines += ["", TEXT_TITLES.get(section, section.capitalize())]
+            lines += [f"{q} {name}" for q, name in deck.sections[section]]
     return "\n".join(lines) + "\n"
 
 

@@ -1,6 +1,7 @@
 """Deck without an LLM: fill each role of the spec with the best candidates (anchors first,
 then cards of the inspiration lists, then synergy score), within the copy limit; Magic lands
-are the pool's on-color lands plus basics split by the mana symbols of the spells."""
+are the pool's on-color lands plus basics split by the mana symbols of the spells. Only the
+lands role takes basics: a role the pool cannot fill stays short and the verdict says so."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections import Counter
 from rag.cards import fold_name
 
 from .parse_validate import ParsedDeck
-from .pool import role_of
+from .pool import card_types, role_of
 from .spec import ROLES, DeckSpec
 
 BASIC_BY_COLOR = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
@@ -94,7 +95,8 @@ def _mtg_lands(builder: _Builder, spec: DeckSpec, candidates: dict[str, list[dic
 
 
 def _overflow(builder: _Builder, spec: DeckSpec, candidates: dict[str, list[dict]]) -> None:
-    """A role the pool could not fill lends its room to the other roles (then to the lands)."""
+    """A role the pool could not fill lends its room to the other spell roles. What none can
+    fill stays missing: padding it with basic lands made a deck of only lands look legal."""
     roles = [role for role in spec.roles if role != "lands"]
     for role in roles:
         missing = builder.room(role)
@@ -110,8 +112,6 @@ def _overflow(builder: _Builder, spec: DeckSpec, candidates: dict[str, list[dict
             spec.roles[other] -= missing
             if missing <= 0:
                 break
-        if missing > 0 and "lands" in spec.roles:
-            spec.roles["lands"] += missing
 
 
 def _sideboard(builder: _Builder, spec: DeckSpec, candidates: dict[str, list[dict]]) -> list[list]:
@@ -126,10 +126,7 @@ def _sideboard(builder: _Builder, spec: DeckSpec, candidates: dict[str, list[dic
             builder.copies[card["card_name"]] += quantity
             entries.append([quantity, card["card_name"]])
             room -= quantity
-    if room > 0 and spec.game == "mtg":
-        basic = BASIC_BY_COLOR.get((spec.colors or ["G"])[0], "Wastes")
-        entries.append([room, basic])
-    return entries
+    return entries  # short when the pool is: no basic lands in the sideboard, the verdict says so
 
 
 def _spread(cards: list[dict], total: int, distinct: bool = False) -> list[list]:
@@ -141,11 +138,24 @@ def _spread(cards: list[dict], total: int, distinct: bool = False) -> list[list]
     return [[share + (i < extra), card["card_name"]] for i, card in enumerate(cards) if share + (i < extra)]
 
 
+SECTION_HEADINGS = (("hero", "Héros"), ("legend", "Légende"), ("equipment", "Équipement"))
+
+
+def anchor_section(card: dict, game: str) -> str | None:
+    """The section outside the main deck a mandatory card goes to: a FAB hero or equipment,
+    a Riftbound legend (no role holds them, yet the deck needs them)."""
+    types = card_types(card)
+    if game == "fab":
+        return "hero" if "hero" in types else "equipment" if types & {"equipment", "weapon"} else None
+    return "legend" if game == "riftbound" and role_of(card, game) == "legend" else None
+
+
 def build_offline_deck(spec: DeckSpec, candidates: dict[str, list[dict]], anchors: list[dict]) -> ParsedDeck:
     spec = spec.model_copy(deep=True)
     builder = _Builder(spec)
     cards_by_name = {c["card_name"]: c for cards in candidates.values() for c in cards}
     cards_by_name.update({a["card_name"]: a for a in anchors})
+    outside = [(anchor_section(a, spec.game), a["card_name"]) for a in anchors if anchor_section(a, spec.game)]
     for anchor in anchors:
         role = role_of(anchor, spec.game)
         if role in spec.roles:
@@ -157,6 +167,8 @@ def build_offline_deck(spec: DeckSpec, candidates: dict[str, list[dict]], anchor
     if "lands" in spec.roles:
         _mtg_lands(builder, spec, candidates, cards_by_name)
     deck = ParsedDeck()
+    for section, name in outside:  # one hero, one legend, one of each equipment
+        deck.add(section, 1, name)
     for role, entries in builder.role_entries.items():
         for quantity, name in entries:
             deck.add("main", quantity, name, ROLES[spec.game][role])
@@ -173,6 +185,11 @@ def build_offline_deck(spec: DeckSpec, candidates: dict[str, list[dict]], anchor
 
 def render_deck_markdown(deck: ParsedDeck, spec: DeckSpec, title: str) -> str:
     lines = [f"## {title}", ""]
+    for section, heading in SECTION_HEADINGS:
+        if deck.sections.get(section):
+            lines.append(f"### {heading} ({deck.total(section)})")
+            lines.extend(f"- {q}× [[card:{name}]]" for q, name in deck.sections[section])
+            lines.append("")
     for role, entries in deck.roles.items():
         lines.append(f"### {role} ({sum(q for q, _ in entries)})")
         lines.extend(f"- {q}× [[card:{name}]]" for q, name in entries)

@@ -1,9 +1,10 @@
 """Read a generated decklist and check it against its spec.
 
 Only lines `N× [[card:Name]]` count (×, x or X required: prose never matches); markdown
-headings choose the section (main, sideboard, runes, battlefields). Validation: exact total
-per section, copy limit (basic lands exempt, French and English names), anchors present;
-cards unknown to the catalog are warnings, not errors.
+headings choose the section (main, sideboard, runes, battlefields; hero and equipment in Flesh
+and Blood, legend in Riftbound), by whole words. Validation: exact total
+per section, copy limit per card (basic lands exempt; a card's spellings, French name and
+front face count together), anchors present; cards unknown to the catalog are warnings.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from rag.cards import fold_name, is_basic_land
+from rag.cards import card_names, fold_name, is_basic_land
 
 from .spec import DeckSpec
 
@@ -22,7 +23,6 @@ SECTION_WORDS = (
     ("sideboard", ("sideboard", "side", "réserve", "reserve")),
     ("runes", ("rune",)),
     ("battlefields", ("battlefield", "champs de bataille", "champ de bataille")),
-    ("legend", ("légende", "legend", "héros", "hero")),
 )
 
 
@@ -35,11 +35,20 @@ class ParsedDeck:
         return sum(q for q, _ in self.sections.get(section, []))
 
     def copies(self) -> dict[str, int]:
-        """Copies per card name over main deck and sideboard (the copy limit spans both)."""
+        """Copies per card name as written, over main deck and sideboard."""
         counts: dict[str, int] = {}
         for section in ("main", "sideboard"):
             for quantity, name in self.sections.get(section, []):
                 counts[name] = counts.get(name, 0) + quantity
+        return counts
+
+    def copies_per_card(self, key: Callable[[str], str]) -> dict[str, tuple[str, int]]:
+        """Card key → (first name written, copies) over main deck and sideboard: the copy limit
+        spans both and holds per card, not per spelling (« opt », « Option » are Opt)."""
+        counts: dict[str, tuple[str, int]] = {}
+        for name, quantity in self.copies().items():
+            first, count = counts.get(key(name), (name, 0))
+            counts[key(name)] = (first, count + quantity)
         return counts
 
     def names(self) -> set[str]:
@@ -51,13 +60,23 @@ class ParsedDeck:
             self.roles.setdefault(role, []).append((quantity, name))
 
 
-FAB_EXTRA_SECTIONS = (("equipment", ("équipement", "equipment", "arme", "weapon")),)
+# Hero, legend and equipment sections exist only in their game: a Magic heading
+# « Créatures légendaires » is main-deck creatures, as Riftbound's « Équipements » is its gear role.
+GAME_SECTIONS = {
+    "fab": (("hero", ("héros", "hero")), ("equipment", ("équipement", "equipment", "arme", "weapon"))),
+    "riftbound": (("legend", ("légende", "legend")),),
+}
+
+
+def _has_word(folded: str, word: str) -> bool:
+    """`word` (or its plural) as a whole word: « side » is not in « inside », « légende » not in « légendaires »."""
+    return re.search(rf"(?<!\w){re.escape(fold_name(word))}s?(?!\w)", folded) is not None
 
 
 def _section_of(heading: str, game: str = "") -> str:
     folded = fold_name(heading)
-    for section, words in SECTION_WORDS + (FAB_EXTRA_SECTIONS if game == "fab" else ()):
-        if any(fold_name(word) in folded for word in words):
+    for section, words in SECTION_WORDS + GAME_SECTIONS.get(game, ()):
+        if any(_has_word(folded, word) for word in words):
             return section
     return "main"
 
@@ -76,6 +95,20 @@ def parse_deck_response(text: str, game: str = "") -> ParsedDeck:
             section = _section_of(title, game)
             role = re.sub(r"\s*\(\d+\)\s*$", "", title).strip()
     return deck
+
+
+def front_face_key(name: str) -> str:
+    """A card's key without the catalog: its folded front face (a double-faced card written
+    whole or by its front face is one card)."""
+    return fold_name(re.split(r"\s*//\s*", name)[0])
+
+
+def card_key_from(cards: Iterable[dict]) -> Callable[[str], str]:
+    """A card key that knows these cards' other names: English, French and front face all
+    lead to the English name's key; other names fall back to `front_face_key`."""
+    keys = {fold_name(alias): front_face_key(card["card_name"]) for card in cards if card.get("card_name")
+            for alias in card_names(card)}  # fmt: skip
+    return lambda name: keys.get(fold_name(name)) or front_face_key(name)
 
 
 @dataclass
@@ -98,13 +131,15 @@ def validate_deck(
     spec: DeckSpec,
     anchors: Iterable[dict] = (),
     known: Callable[[str], bool] | None = None,
+    card_key: Callable[[str], str] = front_face_key,
 ) -> Verdict:
+    """`card_key`: the catalog card a name stands for (copies are counted per card)."""
     issues, warnings = [], []
     totals = {section: deck.total(section) for section in spec.section_sizes()}
     for section, wanted in spec.section_sizes().items():
         if totals[section] != wanted:
             issues.append(f"{SECTION_LABELS[section]} : {totals[section]} cartes au lieu de {wanted}.")
-    for name, count in sorted(deck.copies().items()):
+    for name, count in sorted(deck.copies_per_card(card_key).values()):
         if count > spec.max_copies and not is_basic_land(name):
             issues.append(f"{name} : {count} exemplaires, le maximum est {spec.max_copies}.")
     present = deck.names()

@@ -9,9 +9,10 @@ import logging
 import re
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from rag.llm.base import LLMError
+from rag.synergy import canonical_format
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,18 @@ class DeckSpec(BaseModel):
     archetype: str = ""
     themes: list[str] = []
 
+    @field_validator("format", mode="before")
+    @classmethod
+    def format_as_payloads_hold_it(cls, value):
+        # The LLM writes « Modern »; legalities and tournament lists hold « modern ».
+        return canonical_format(value) if isinstance(value, str) else value
+
+    @field_validator("hero", mode="before")
+    @classmethod
+    def hero_as_legalities_name_it(cls, value):
+        # The LLM writes « Katsu, the Wanderer »; card_legal_heroes holds « Katsu ».
+        return hero_name(value) if isinstance(value, str) else value
+
     @model_validator(mode="after")
     def roles_fill_the_main_deck(self):
         known = ROLES[self.game]
@@ -77,6 +90,12 @@ class DeckSpec(BaseModel):
         if self.battlefields:
             parts.append(f"{self.battlefields} champs de bataille")
         return " + ".join(parts)
+
+
+def hero_name(card_name: str) -> str:
+    """A Flesh and Blood hero as card legalities name it: the first word of the card's name
+    (« Katsu, the Wanderer » → « Katsu »), the rule of games.deck_requests.hero_names."""
+    return (card_name.split(",")[0].split() or [""])[0]
 
 
 def _scaled_roles(game: str, main: int) -> dict[str, int]:

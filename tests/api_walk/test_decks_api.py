@@ -97,6 +97,25 @@ def test_a_pasted_list_with_too_many_copies_and_an_unknown_card_says_so(client, 
     assert any("Black Lotus Of Nowhere" in warning for warning in verdict["warnings"])
 
 
+def test_the_same_card_written_in_another_case_counts_toward_the_copy_limit(client, bob, dominaria):
+    pasted = PLAYABLE.replace("3 Befuddle", "3 opt")
+    response = post(client, "/api/decks/validate", {"gameId": str(dominaria.pk), "decklist": pasted}, bearer(bob))
+    verdict = response.json()["validation"]
+    assert not verdict["valid"]
+    assert "Opt : 7 exemplaires, le maximum est 4." in verdict["issues"]
+
+
+def test_oracles_own_arena_export_pasted_back_is_the_same_valid_list(client, bob, dominaria):
+    body = {"gameId": str(dominaria.pk), "format": "standard", "decklist": PLAYABLE}
+    arena = post(client, "/api/decks/validate", body, bearer(bob)).json()["exports"]["arena"]
+    assert "4 Opt (DOM) 60" in arena.splitlines()
+
+    checked = post(client, "/api/decks/validate", {**body, "decklist": arena}, bearer(bob)).json()
+
+    assert checked["validation"] == {"valid": True, "issues": [], "warnings": [], "totals": {"main": 60, "sideboard": 15}}
+    assert [4, "Opt"] in checked["sections"]["main"]
+
+
 def test_decks_are_for_whoever_may_ask(client, settings, bob, alice, dominaria):
     body = {"gameId": str(dominaria.pk), "decklist": PLAYABLE}
     assert post(client, "/api/decks/validate", body).status_code == 401

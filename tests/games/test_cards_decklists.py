@@ -3,10 +3,13 @@ import datetime as dt
 from django.core.management import call_command
 
 from games.card_indexing import meta_collection
-from games.decklists import import_decklist, parse_decklist_text
+from games.decklists import catalog_card_key, guess_format, import_decklist, parse_decklist_text
 from games.models import Decklist
+from rag.deckbuilding import default_spec, validate_deck
+from rag.deckbuilding.parse_validate import ParsedDeck
 from runtime import components
-from tests.card_fixtures import DECKLISTS
+from tests.api_walk.test_decks_api import PLAYABLE
+from tests.card_fixtures import DECKLISTS, dominaria  # noqa: F401
 from tests.factories import GameFactory
 
 
@@ -48,3 +51,25 @@ def test_reimporting_a_list_replaces_it(db, tmp_path):
     path.write_text("4 Shock\n")
     import_decklist(game, path, format="standard")
     assert Decklist.objects.get(game=game).sections == {"main": [[4, "Shock"]]}
+
+
+def test_the_catalog_card_key_counts_a_french_name_with_the_english_copies(dominaria):
+    parsed = parse_decklist_text(PLAYABLE.replace("3 Befuddle", "3 Option"))
+    deck = ParsedDeck()
+    for section, entries in parsed.sections.items():
+        for quantity, name in entries:
+            deck.add(section, quantity, name)
+    verdict = validate_deck(deck, default_spec("mtg"), card_key=catalog_card_key(dominaria))
+    assert verdict.issues == ["Opt : 7 exemplaires, le maximum est 4."]
+
+
+def test_an_arena_set_and_number_is_not_part_of_the_name_but_a_fab_pitch_is():
+    parsed = parse_decklist_text("4 Opt (DOM) 60\n12 Forest (DOM) 266\n3 Head Jab (red)\n")
+    assert parsed.sections == {"main": [[4, "Opt"], [12, "Forest"], [3, "Head Jab (red)"]]}
+
+
+def test_the_format_guessed_from_comments_is_the_longest_whole_word_match():
+    assert guess_format(["// Premodern Challenge, 2026-08-20"]) == "premodern"
+    assert guess_format(["// Classic Constructed Calling"]) == "classic constructed"
+    assert guess_format(["// Modern Challenge 64"]) == "modern"
+    assert guess_format(["// Modernist gathering"]) == ""

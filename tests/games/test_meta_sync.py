@@ -167,3 +167,10 @@ def test_event_rows_are_read_from_a_real_mtgtop8_listing():
     assert top8.parse_format_page(text, "EDH")[0].name == "Tournoi des Mages Nazairiens @ Saint-Nazaire (France)"
     with pytest.raises(SiteChanged):
         top8.parse_format_page(text, "PREM")
+
+
+def test_a_format_given_by_its_mtgtop8_code_is_stored_under_its_name(sources, magic, settings):
+    settings.META_SYNC_MTGTOP8 = "magic=PREM"
+    run_sync()
+    formats = set(Decklist.objects.filter(game=magic, meta_type="tournament_deck").values_list("format", flat=True))
+    assert formats == {"premodern"}  # inspiration lists and meta questions filter on the name

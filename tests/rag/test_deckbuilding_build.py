@@ -133,10 +133,19 @@ def test_a_format_with_no_eligible_card_is_reported(dominaria):
         is_known=lambda name: fold_name(name) in known,
     )  # fmt: skip
     result = build_deck(DeckRequest(game="mtg", question="Un deck Pioneer complet ?"), tools, lambda *_: None)
-    assert any("Aucune carte du catalogue" in w for w in result.verdict.warnings)
+    assert not result.verdict.valid
+    assert any("Aucune carte du catalogue" in issue for issue in result.verdict.issues)
+    assert not result.deck.sections.get("sideboard")  # no basic lands fill a sideboard the pool cannot
 
 
 def test_an_llm_spec_narrower_than_the_anchors_keeps_their_colors(dominaria):
     mono_blue = json.dumps({"game": "mtg", "format": "standard", "colors": ["U"], "main": 60, "sideboard": 15, "max_copies": 4})
     result, _ = run(dominaria, ReplayedLLM(mono_blue, [VALID]))
     assert result.spec.colors == ["U", "G"] and result.verdict.valid
+
+
+def test_an_llm_spec_writing_the_format_capitalised_still_finds_the_pool(dominaria):
+    capitalised = json.dumps({"game": "mtg", "format": "Standard", "colors": ["G", "U"], "main": 60, "sideboard": 15, "max_copies": 4})
+    result, _ = run(dominaria, ReplayedLLM(capitalised, [VALID]))
+    assert result.spec.format == "standard"
+    assert result.verdict.valid, result.verdict.issues

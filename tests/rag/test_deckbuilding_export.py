@@ -30,3 +30,9 @@ def test_mtgo_dek_is_xml_with_quantities_sideboard_flags_and_ids():
         ("Delver of Secrets", "4", "false", "0"),
         ("Syncopate", "2", "true", "0"),
     ]
+
+
+def test_text_export_keeps_every_section_of_a_fab_list():
+    fab = parse_deck_response("### Héros\n1× [[card:Katsu, the Wanderer]]\n### Équipement\n1× [[card:Mask of Momentum]]\n"
+                              "### Actions d'attaque\n3× [[card:Head Jab (red)]]\n", "fab")  # fmt: skip
+    assert to_text(fab) == "3 Head Jab (red)\n\nHero\n1 Katsu, the Wanderer\n\nEquipment\n1 Mask of Momentum\n"

@@ -1,4 +1,4 @@
-from rag.deckbuilding.parse_validate import parse_deck_response, validate_deck
+from rag.deckbuilding.parse_validate import card_key_from, parse_deck_response, validate_deck
 from rag.deckbuilding.spec import default_spec
 
 ANSWER = """Voici un deck Simic tempo. Je recommande 4 [[card:Opt]] mais ce n'est pas une ligne de liste.
@@ -64,3 +64,28 @@ def test_riftbound_sections_runes_and_battlefields_are_counted_apart():
     verdict = validate_deck(parse_deck_response(text), default_spec("riftbound"))
     assert verdict.totals == {"main": 40, "sideboard": 0, "runes": 12, "battlefields": 2}
     assert verdict.issues == ["Champs de bataille : 2 cartes au lieu de 3.", "B : 37 exemplaires, le maximum est 3."]
+
+
+def test_the_copy_limit_holds_per_card_whatever_the_spelling():
+    spec = default_spec("mtg").model_copy(update={"sideboard": 0})
+    text = ("4× [[card:Opt]]\n3× [[card:opt]]\n2× [[card:Delver of Secrets]]\n"
+            "3× [[card:Delver of Secrets // Insectile Aberration]]\n48× [[card:Island]]")  # fmt: skip
+    issues = validate_deck(parse_deck_response(text), spec).issues
+    assert "Opt : 7 exemplaires, le maximum est 4." in issues
+    assert "Delver of Secrets : 5 exemplaires, le maximum est 4." in issues
+
+
+def test_a_card_written_with_its_french_name_counts_with_its_english_copies():
+    spec = default_spec("mtg").model_copy(update={"sideboard": 0})
+    deck = parse_deck_response("4× [[card:Opt]]\n3× [[card:Option]]\n53× [[card:Island]]")
+    key = card_key_from([{"card_name": "Opt", "card_name_fr": "Option"}])
+    assert "Opt : 7 exemplaires, le maximum est 4." in validate_deck(deck, spec, card_key=key).issues
+
+
+def test_section_words_are_whole_words_and_hero_legend_belong_to_their_game():
+    text = "### Créatures légendaires (4)\n4× [[card:Tatyova, Benthic Druid]]\n### Inside jokes\n2× [[card:Opt]]\n"
+    assert parse_deck_response(text, "mtg").sections == {"main": [(4, "Tatyova, Benthic Druid"), (2, "Opt")]}
+    fab = parse_deck_response("### Héros\n1× [[card:Katsu, the Wanderer]]\n### Armes\n1× [[card:Harmonized Kodachi]]", "fab")
+    assert fab.sections == {"hero": [(1, "Katsu, the Wanderer")], "equipment": [(1, "Harmonized Kodachi")]}
+    legend = parse_deck_response("### Légende\n1× [[card:Jinx - Loose Cannon]]\n### Runes (12)\n12× [[card:Fury Rune]]", "riftbound")
+    assert legend.sections == {"legend": [(1, "Jinx - Loose Cannon")], "runes": [(12, "Fury Rune")]}

@@ -49,3 +49,9 @@ def test_no_llm_means_defaults():
     from rag.llm.base import NoLLM
 
     assert request_spec("un deck", NoLLM(), default_spec("fab"))[1] == "defaults"
+
+
+def test_the_llms_format_is_written_as_legalities_hold_it():
+    for written, stored in (("Modern", "modern"), (" moderne ", "modern"), ("EDH", "commander"), ("Pioneer", "pioneer")):
+        answer = json.dumps({"format": written, "main": 60, "sideboard": 15, "max_copies": 4})
+        assert parse_spec(answer, default_spec("mtg")).format == stored
