@@ -55,6 +55,11 @@ def _name_index(game: Game) -> _NameIndex:
     return index
 
 
+def name_ids(game: Game) -> dict[str, str]:
+    """Folded name (English, French, front face) → card id, for every card of the game."""
+    return _name_index(game).exact
+
+
 def catalog_names(game: Game) -> set[str]:
     """Every folded name (English, French, front face) of the game's cards."""
     return set(_name_index(game).exact)

@@ -16,7 +16,7 @@ from runtime import components
 
 from .card_indexing import card_collection, card_payload, meta_collection
 from .card_lookup import cards_known_as, catalog_names
-from .decklists import parse_decklist_text
+from .decklists import catalog_card_key, parse_decklist_text
 from .indexing import sync_if_changed
 from .models import Card, Game
 
@@ -101,6 +101,6 @@ def check_decklist(game: Game, text: str, format: str = "") -> CheckedList:
             deck.add(section, quantity, name)
     spec = default_spec(game.card_game, format=format.lower())
     known = catalog_names(game)
-    verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known)
+    verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known, catalog_card_key(game))
     cards = {name: card_payload(card) for name, card in cards_known_as(game, deck.copies()).items()}
     return CheckedList(deck.sections, spec, verdict, exports_for(spec.game, deck, cards))

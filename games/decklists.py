@@ -15,11 +15,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rag.cards import fold_name
-from rag.deckbuilding.parse_validate import card_key_from
+from rag.deckbuilding.parse_validate import front_face_key
 
+from . import card_lookup
 from .card_indexing import meta_collection
 from .index_state import mark_changed
-from .models import Card, Decklist, Game
+from .models import Decklist, Game
 
 _LINE_RE = re.compile(r"^\s*(?:SB:\s*)?(\d+)\s*[x×X]?\s+(.+?)\s*$")
 # A quantity is read as an int only when it has at most this many digits: Python refuses to
@@ -90,9 +91,10 @@ def parse_decklist_text(text: str) -> ParsedDecklist:
 
 def catalog_card_key(game: Game):
     """The card key of `validate_deck` over the game's catalog: a card's English and French
-    names and front face count as one card for the copy limit."""
-    cards = Card.objects.filter(game=game).values_list("name", "name_fr")
-    return card_key_from({"card_name": name, "card_name_fr": name_fr} for name, name_fr in cards)
+    names and front face count as one card for the copy limit. It reads the look-ups' name
+    index (kept in memory until the catalog changes), not the card table per check."""
+    exact = card_lookup.name_ids(game)
+    return lambda name: exact.get(fold_name(name)) or front_face_key(name)
 
 
 def guess_format(comments: list[str]) -> str:

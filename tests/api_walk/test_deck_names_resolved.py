@@ -43,3 +43,11 @@ def test_a_pasted_list_is_checked_without_a_close_spelling_search_per_line(clien
     checked = response.json()
     assert sum("Zq" in warning for warning in checked["validation"]["warnings"]) >= 1
     assert checked["exports"]["arena"].splitlines()[:2] == ["Deck", "4 Llanowar Elves (DOM) 168"]
+
+
+def test_a_french_name_counts_with_the_english_copies(client, bob, dominaria):
+    pasted = PLAYABLE.replace("3 Befuddle", "3 Option")  # Opt's French name: 7 Opt in all
+    response = post(client, "/api/decks/validate", {"gameId": str(dominaria.pk), "decklist": pasted}, bearer(bob))
+    verdict = response.json()["validation"]
+    assert not verdict["valid"]
+    assert any("7 exemplaires" in issue for issue in verdict["issues"]), verdict
