@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from rag.cards import fold_name
+from rag.deckbuilding.parse_validate import front_face_key
 
 from .card_indexing import card_collection, card_payload
 from .models import Card, Game, IndexState
@@ -55,9 +56,12 @@ def _name_index(game: Game) -> _NameIndex:
     return index
 
 
-def name_ids(game: Game) -> dict[str, str]:
-    """Folded name (English, French, front face) → card id, for every card of the game."""
-    return _name_index(game).exact
+def catalog_card_key(game: Game):
+    """The card key of `validate_deck` over the game's catalog: a card's English and French
+    names and front face count as one card for the copy limit. It reads the name index
+    (kept in memory until the catalog changes), not the card table per check."""
+    exact = _name_index(game).exact
+    return lambda name: exact.get(fold_name(name)) or front_face_key(name)
 
 
 def catalog_names(game: Game) -> set[str]:

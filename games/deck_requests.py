@@ -15,8 +15,8 @@ from rag.deckbuilding.parse_validate import ParsedDeck, Verdict
 from runtime import components
 
 from .card_indexing import card_collection, card_payload, meta_collection
-from .card_lookup import cards_known_as, catalog_names
-from .decklists import catalog_card_key, parse_decklist_text
+from .card_lookup import cards_known_as, catalog_card_key, catalog_names
+from .decklists import parse_decklist_text
 from .indexing import sync_if_changed
 from .models import Card, Game
 

@@ -15,9 +15,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rag.cards import fold_name
-from rag.deckbuilding.parse_validate import front_face_key
 
-from . import card_lookup
 from .card_indexing import meta_collection
 from .index_state import mark_changed
 from .models import Decklist, Game
@@ -87,14 +85,6 @@ def parse_decklist_text(text: str) -> ParsedDecklist:
         sections={name: list(entries.values()) for name, entries in sections.items() if entries},
         comments=comments,
     )
-
-
-def catalog_card_key(game: Game):
-    """The card key of `validate_deck` over the game's catalog: a card's English and French
-    names and front face count as one card for the copy limit. It reads the look-ups' name
-    index (kept in memory until the catalog changes), not the card table per check."""
-    exact = card_lookup.name_ids(game)
-    return lambda name: exact.get(fold_name(name)) or front_face_key(name)
 
 
 def guess_format(comments: list[str]) -> str:

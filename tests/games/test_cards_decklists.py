@@ -3,7 +3,8 @@ import datetime as dt
 from django.core.management import call_command
 
 from games.card_indexing import meta_collection
-from games.decklists import catalog_card_key, guess_format, import_decklist, parse_decklist_text
+from games.card_lookup import catalog_card_key
+from games.decklists import guess_format, import_decklist, parse_decklist_text
 from games.models import Decklist
 from rag.deckbuilding import default_spec, validate_deck
 from rag.deckbuilding.parse_validate import ParsedDeck
