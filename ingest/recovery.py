@@ -4,7 +4,7 @@ While a job runs in a django-q2 worker, `job_heartbeat` refreshes a key in the s
 A `running` job without a fresh heartbeat lost its worker: `requeue_orphaned_jobs` puts it
 back in the queue, where it resumes from its caches (OCR, hierarchy, context, conflicts are
 cached per booklet by the stages). A job whose worker died INGEST_MAX_ATTEMPTS times (a PDF
-that kills the worker) fails instead. A `queued` job a dead cluster had claimed (or, with
+that kills the worker) fails instead, and one asked to stop (`cancel_requested`) ends cancelled. A `queued` job a dead cluster had claimed (or, with
 Redis, whose task was lost) is released (`release_stuck_jobs`, below).
 
 `sweep` runs at the start of each web process and then every RECOVERY_SWEEP_INTERVAL_S, and
@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
+from .cancellation import acknowledge
 from .models import IngestJob
 from .progress import Text, message_data
 from .queue import RUN_INGEST_TASK, enqueue
@@ -73,16 +74,21 @@ def requeue_orphaned_jobs(now=None) -> dict[str, int]:
     """Requeue `running` jobs whose worker stopped beating; fail those that keep dying."""
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.INGEST_STALE_AFTER_S)
-    result = {"requeued": 0, "failed": 0}
+    result = {"requeued": 0, "failed": 0, "cancelled": 0}
     running = IngestJob.objects.filter(status=IngestJob.Status.RUNNING, updated_at__lt=cutoff)
     for job in running:
         if has_fresh_heartbeat(job.pk, now.timestamp()):
             continue
-        result["failed" if _recover(job) == "failed" else "requeued"] += 1
+        result[_recover(job)] += 1
     return result
 
 
 def _recover(job) -> str:
+    if job.cancel_requested:
+        # Asked to stop before its worker died: it ends « annulée » as its worker would have.
+        # Requeued, it would run on once the cache's flag (FLAG_TTL_S) had gone.
+        acknowledge(job, job)
+        return "cancelled"
     if job.attempts >= settings.INGEST_MAX_ATTEMPTS:
         message = Text(gettext_noop(
             "Le traitement de ce livret s'est arrêté brutalement %(n)d fois (PDF trop lourd ou piégé ?). "

@@ -49,3 +49,27 @@ def test_a_cancel_asked_during_conflict_detection_stops_the_job_before_its_rules
     job.refresh_from_db()
     assert job.status == IngestJob.Status.CANCELLED
     assert not Chunk.objects.filter(game=job.game).exists()
+
+
+def test_a_job_whose_worker_died_after_a_cancel_ends_cancelled_not_requeued(tmp_path):
+    """The recovery sweep requeued it; run after the cache's flag had expired (24 h), it went on
+    to `done` though an administrator had cancelled it."""
+    from datetime import timedelta
+
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    from ingest.cancellation import flag_key
+    from ingest.recovery import requeue_orphaned_jobs
+
+    job = services.create_ingest(pdf_path_or_file=rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
+    job.transition(IngestJob.Status.RUNNING)
+    assert request_cancel(job) == "requested"
+    cache.delete(flag_key(job.pk))  # its worker died; a day later the flag is gone
+
+    assert requeue_orphaned_jobs(now=timezone.now() + timedelta(days=1)) == {"requeued": 0, "failed": 0, "cancelled": 1}
+
+    job.refresh_from_db()
+    assert job.status == IngestJob.Status.CANCELLED and not job.cancel_requested
+    assert job.events.filter(event="error", data__cancelled=True).exists()
+    assert not job.chunks.exists()

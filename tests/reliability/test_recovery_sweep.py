@@ -52,7 +52,7 @@ def test_a_running_job_with_a_live_heartbeat_is_left_alone(settings):
     age(IngestJob, job.pk, minutes=30)  # a long LLM step without progress rows
     job_recovery.beat(job.pk)
 
-    assert job_recovery.requeue_orphaned_jobs() == {"requeued": 0, "failed": 0}
+    assert job_recovery.requeue_orphaned_jobs() == {"requeued": 0, "failed": 0, "cancelled": 0}
     job.refresh_from_db()
     assert job.status == IngestJob.Status.RUNNING
 
@@ -64,7 +64,7 @@ def test_a_job_that_killed_its_worker_too_often_fails_with_a_message(settings):
     IngestJob.objects.filter(pk=job.pk).update(attempts=3)
     age(IngestJob, job.pk, minutes=5)
 
-    assert job_recovery.requeue_orphaned_jobs() == {"requeued": 0, "failed": 1}
+    assert job_recovery.requeue_orphaned_jobs() == {"requeued": 0, "failed": 1, "cancelled": 0}
 
     job.refresh_from_db()
     assert job.status == IngestJob.Status.ERROR and "3 fois" in job.error
