@@ -160,6 +160,19 @@ class DecklistAdmin(admin.ModelAdmin):
     exclude = ("dense", "sparse")
     readonly_fields = ("embedder", "embedded_text_hash", "indexed", "created_at")
 
+    def save_model(self, request, deck, form, change):
+        """Every field feeds the list's point (games.card_indexing.decklist_payload): an edit
+        is embedded and indexed again (games.services), or the index keeps the old list."""
+        super().save_model(request, deck, form, change)
+        if form.changed_data:
+            services.decklist_edited(deck, former_game_id=form.initial.get("game"))
+
+    def delete_model(self, request, deck):
+        services.delete_decklists([deck])
+
+    def delete_queryset(self, request, queryset):
+        services.delete_decklists(queryset.select_related("game"))
+
 
 @admin.register(GameTerm)
 class GameTermAdmin(admin.ModelAdmin):
