@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rag.language import ENGLISH, FRENCH, normalise
 
-from . import services
+from . import bgg_sync, services
 from .models import Card, Chunk, Decklist, Extension, Game, GameTerm, IndexState
 
 
@@ -65,6 +65,8 @@ class GameAdmin(admin.ModelAdmin):
         super().save_model(request, game, form, change)
         if not change:
             return
+        if "bgg_id" in form.changed_data:  # the former id's forum is another game's
+            bgg_sync.drop_other_forums(game, unrecorded=True)
         if "language" in form.changed_data:
             services.set_booklet_language(game.base_booklet, game.language)
         if {"name", "booklet_name"} & set(form.changed_data):  # every chunk carries the game's name, the base its booklet's
