@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rag.language import ENGLISH, FRENCH, normalise
 
-from . import services
+from . import bgg_sync, services
 from .models import Card, Chunk, Decklist, Extension, Game, GameTerm, IndexState
 
 
@@ -65,6 +65,8 @@ class GameAdmin(admin.ModelAdmin):
         super().save_model(request, game, form, change)
         if not change:
             return
+        if "bgg_id" in form.changed_data:  # the former id's forum is another game's
+            bgg_sync.drop_other_forums(game, unrecorded=True)
         if "language" in form.changed_data:
             services.set_booklet_language(game.base_booklet, game.language)
         if {"name", "booklet_name"} & set(form.changed_data):  # every chunk carries the game's name, the base its booklet's
@@ -159,6 +161,19 @@ class DecklistAdmin(admin.ModelAdmin):
     search_fields = ("name", "source")
     exclude = ("dense", "sparse")
     readonly_fields = ("embedder", "embedded_text_hash", "indexed", "created_at")
+
+    def save_model(self, request, deck, form, change):
+        """Every field feeds the list's point (games.card_indexing.decklist_payload): an edit
+        is embedded and indexed again (games.services), or the index keeps the old list."""
+        super().save_model(request, deck, form, change)
+        if form.changed_data:
+            services.decklist_edited(deck, former_game_id=form.initial.get("game"))
+
+    def delete_model(self, request, deck):
+        services.delete_decklists([deck])
+
+    def delete_queryset(self, request, queryset):
+        services.delete_decklists(queryset.select_related("game"))
 
 
 @admin.register(GameTerm)

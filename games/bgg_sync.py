@@ -130,6 +130,7 @@ def metadata_summary(game: Game) -> str:
 def sync_forum(game: Game, client: BggClient, max_pages: int = FORUM_MAX_PAGES) -> ForumSyncReport:
     """Read the game's Rules forum and store each thread as one forum chunk."""
     report = ForumSyncReport(game=game.slug)
+    drop_other_forums(game)  # the id was changed where the admin could not see it (a shell)
     forum = client.rules_forum(game.bgg_id)
     if forum is None:
         report.error = "no Rules forum"
@@ -152,6 +153,27 @@ def sync_forum(game: Game, client: BggClient, max_pages: int = FORUM_MAX_PAGES) 
 
 def forum_chunks(game: Game):
     return Chunk.objects.filter(game=game, extension=None, is_forum=True)
+
+
+def drop_other_forums(game: Game, unrecorded: bool = False) -> int:
+    """Delete the forum chunks of another BGG thing than the game's (all of them when its id
+    is cleared): after a wrong id is corrected, its forum would still be cited as [FORUM].
+    Chunks stored before the thing id was recorded in their payload go too when `unrecorded`
+    (the admin changed the id: they were the former id's); the daily sync keeps them (they are
+    the current id's unless it changed, and fetching again costs a 5-second call a thread)."""
+    others: dict = {}  # chunk id -> its collection
+    for pk, collection, payload in forum_chunks(game).values_list("id", "collection", "payload"):
+        thing = payload.get("bgg_id")
+        if game.bgg_id is None or thing not in (None, game.bgg_id) or (thing is None and unrecorded):
+            others[pk] = collection
+    if not others:
+        return 0
+    with transaction.atomic():
+        Chunk.objects.filter(pk__in=others).delete()
+        for collection in set(others.values()):
+            mark_changed(collection)
+    log.info("%s: %d forum chunks of another BGG id deleted", game.slug, len(others))
+    return len(others)
 
 
 def _forum_threads(client: BggClient, forum_id: int, max_pages: int):
@@ -194,7 +216,7 @@ def _store_threads(game: Game, batch: list[tuple[BggThreadSummary, BggThread]], 
             chunk.page_start = chunk.page_end = 0
             chunk.page_offsets = []
             chunk.hierarchy_path = "Forum BGG > Rules"
-            chunk.payload = _payload(summary, thread)
+            chunk.payload = _payload(game, summary, thread)
             chunk.dense_vector = vector
             chunk.embedder = embedder.name
             chunk.sparse = sparse.document_vector(f"{context}\n{text}").as_dict()
@@ -205,9 +227,10 @@ def _store_threads(game: Game, batch: list[tuple[BggThreadSummary, BggThread]], 
     return created
 
 
-def _payload(summary: BggThreadSummary, thread: BggThread) -> dict:
+def _payload(game: Game, summary: BggThreadSummary, thread: BggThread) -> dict:
     return {
         "source": "bgg_forum",
+        "bgg_id": game.bgg_id,  # the thing whose forum this is (drop_other_forums)
         "bgg_thread_id": thread.id,
         "bgg_thread_url": thread.link or f"https://boardgamegeek.com/thread/{thread.id}",
         "bgg_subject": thread.subject,

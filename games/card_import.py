@@ -100,6 +100,27 @@ def read_records(path: Path) -> Iterator[dict]:
         yield {**set_fields, **record}
 
 
+def _well_formed(records: Iterable, path: Path, errors: list[str]) -> Iterator[dict]:
+    """The records a reader can take. A CSV row with fewer or more cells than its header (a
+    line break or a comma outside quotes), or a record without a name, is left out and
+    reported: one bad row must not stop the import half-way with a traceback."""
+    from_csv = path.suffix.lower() == ".csv"
+    for number, record in enumerate(records, 1):
+        if not isinstance(record, dict):
+            errors.append(f"{path.name}, card {number}: not an object")
+        elif from_csv and (None in record or None in record.values()):  # csv.DictReader's marks
+            errors.append(f"{path.name}, row {number}: not as many cells as the header has columns")
+        elif not _text(record, "name").strip():
+            errors.append(f"{path.name}, card {number}: no name")
+        else:
+            yield record
+
+
+def _text(record: dict, key: str) -> str:
+    """A field as text: a JSON null (or a missing field) is empty, a number its digits."""
+    return str(record.get(key) or "")
+
+
 def _split_list(value) -> list[str]:
     if value in (None, ""):
         return []
@@ -153,8 +174,6 @@ def _merge_print(current: dict, other: dict) -> None:
 
 def _scryfall_card(record: dict) -> dict | None:
     if record.get("object") not in (None, "card") or record.get("layout") in MTG_SKIPPED_LAYOUTS:
-        return None
-    if "name" not in record:
         return None
     lang = record.get("lang", "en")
     if lang not in ("en", "fr"):
@@ -225,10 +244,10 @@ def _mtgjson_card(record: dict) -> dict:
 
 def fab_records(records: Iterable[dict]) -> Iterator[dict]:
     for record in records:
-        pitch = int(record["pitch"]) if str(record.get("pitch") or "").strip() else None
-        name = record["name"].strip()
+        pitch = int(record["pitch"]) if _text(record, "pitch").strip() else None
+        name = _text(record, "name").strip()
         display = f"{name} ({FAB_PITCH_COLORS[pitch]})" if pitch in FAB_PITCH_COLORS else name
-        type_line = record.get("type", "")
+        type_line = _text(record, "type")
         yield _common_card(
             record,
             display,
@@ -237,10 +256,10 @@ def fab_records(records: Iterable[dict]) -> Iterator[dict]:
                 "types": _main_types(type_line),
                 "base_name": name,
                 "pitch": pitch,
-                "class": record.get("class", ""),
-                "talent": record.get("talent", ""),
-                "power": record.get("power", ""),
-                "defense": record.get("defense", ""),
+                "class": _text(record, "class"),
+                "talent": _text(record, "talent"),
+                "power": _text(record, "power"),
+                "defense": _text(record, "defense"),
                 "legal_heroes": _split_list(record.get("legal_heroes")),
             },
         )
@@ -248,16 +267,16 @@ def fab_records(records: Iterable[dict]) -> Iterator[dict]:
 
 def riftbound_records(records: Iterable[dict]) -> Iterator[dict]:
     for record in records:
-        type_line = record.get("type", "")
+        type_line = _text(record, "type")
         yield _common_card(
             record,
-            record["name"].strip(),
+            _text(record, "name").strip(),
             type_line,
             {
                 "types": _main_types(type_line),
                 "domains": _split_list(record.get("domains")),
-                "might": record.get("might", ""),
-                "power": record.get("power", ""),
+                "might": _text(record, "might"),
+                "power": _text(record, "power"),
                 "tags": _split_list(record.get("tags")),
             },
         )
@@ -267,27 +286,29 @@ def _common_card(record: dict, name: str, type_line: str, attributes: dict) -> d
     return {
         "key": fold_name(name),
         "name": name,
-        "name_fr": (record.get("name_fr") or "").strip(),
-        "cost": str(record.get("cost") or ""),
+        "name_fr": _text(record, "name_fr").strip(),
+        "cost": _text(record, "cost"),
         "type_line": type_line,
-        "text": record.get("text", ""),
-        "text_fr": record.get("text_fr", ""),
+        "text": _text(record, "text"),
+        "text_fr": _text(record, "text_fr"),
         "colors": [],
         "color_identity": [],
         "legal_formats": [f.lower() for f in _split_list(record.get("legal_formats"))],
-        "set_code": (record.get("set_code") or "").lower(),
-        "set_name": record.get("set_name", ""),
-        "rarity": record.get("rarity", ""),
+        "set_code": _text(record, "set_code").lower(),
+        "set_name": _text(record, "set_name"),
+        "rarity": _text(record, "rarity"),
         "attributes": {k: v for k, v in attributes.items() if v not in (None, "", [])},
     }
 
 
-def normalised_cards(game: Game, path: Path) -> Iterator[dict]:
+def normalised_cards(game: Game, path: Path, errors: list[str] | None = None) -> Iterator[dict]:
+    """The file's cards; the rows left out are described in `errors`."""
     readers = {"mtg": mtg_records, "fab": fab_records, "riftbound": riftbound_records}
     if game.card_game not in readers:
         raise CardFileError(f"{game.name} is not a card game (set its card game first)")
+    errors = [] if errors is None else errors
     try:
-        yield from readers[game.card_game](read_records(path))
+        yield from readers[game.card_game](_well_formed(read_records(path), path, errors))
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CardFileError):
             raise
@@ -316,8 +337,19 @@ def import_cards(game: Game, path: Path, progress: Callable[[int], None] | None 
         key: (pk, attrs.get("_hash"))
         for key, pk, attrs in Card.objects.filter(game=game).values_list("key", "id", "attributes")
     }
+    try:
+        _write_batches(game, normalised_cards(game, Path(path), report.errors), existing, report, progress, batch_size)
+    finally:  # a file that fails half-way leaves its first batches written: they are indexed too
+        with transaction.atomic():
+            mark_changed(card_collection(game))
+        forget_catalog(game)
+    report.terms = learn_card_terms(game)
+    return report
+
+
+def _write_batches(game: Game, cards: Iterable[dict], existing: dict, report: ImportReport, progress, batch_size: int) -> None:
     batch: list[dict] = []
-    for card in normalised_cards(game, Path(path)):
+    for card in cards:
         batch.append(card)
         if len(batch) >= batch_size:
             _write_batch(game, batch, existing, report)
@@ -328,11 +360,6 @@ def import_cards(game: Game, path: Path, progress: Callable[[int], None] | None 
         _write_batch(game, batch, existing, report)
         if progress:
             progress(report.read)
-    with transaction.atomic():
-        mark_changed(card_collection(game))
-    forget_catalog(game)
-    report.terms = learn_card_terms(game)
-    return report
 
 
 def _write_batch(game: Game, cards: list[dict], existing: dict, report: ImportReport) -> None:

@@ -25,7 +25,7 @@ from django.utils.text import slugify
 from django.utils.translation import ngettext
 
 from .index_state import mark_changed
-from .models import Booklet, Chunk, Extension, Game
+from .models import Booklet, Chunk, Decklist, Extension, Game
 from .terms import learn_booklet_terms
 
 log = logging.getLogger(__name__)
@@ -140,6 +140,40 @@ def delete_game(game: Game) -> None:
     for collection in collections:
         _drop_or_sync(collection, drop=True)
     remove_files(files)
+
+
+def decklist_edited(deck: Decklist, former_game_id=None) -> None:
+    """A list edited in the admin: its point carried the old text and vector, and the index
+    owner skips a collection whose version did not move. So the row loses its vector and is
+    embedded again (the way `import_decklists` does), and its collection is marked."""
+    from rag.embeddings import EmbeddingError
+    from runtime import components
+
+    from .card_indexing import embed_pending_decklists, meta_collection
+
+    collections = {meta_collection(game) for game in Game.objects.filter(pk__in=[deck.game_id, former_game_id])}
+    with transaction.atomic():
+        Decklist.objects.filter(pk=deck.pk).update(dense=None, indexed=False)
+        for collection in collections:
+            mark_changed(collection)
+    try:
+        embed_pending_decklists(deck.game, components.embedder())
+    except EmbeddingError as exc:  # left out of the index (no vector) until embedded again
+        log.warning("decklist %s not embedded again: %s", deck.pk, exc)
+    _refresh_index(sorted(collections))
+
+
+def delete_decklists(decks) -> None:
+    """Deleted lists leave the index: their collections are marked, their points dropped."""
+    from .card_indexing import meta_collection
+
+    decks = list(decks)
+    collections = {meta_collection(deck.game) for deck in decks}
+    with transaction.atomic():
+        Decklist.objects.filter(pk__in=[deck.pk for deck in decks]).delete()
+        for collection in collections:
+            mark_changed(collection)
+    _refresh_index(sorted(collections))
 
 
 def refuse_if_busy(booklets: list[Booklet]) -> None:

@@ -13,6 +13,8 @@ from games.models import Game
 from rag.store import VectorStoreError
 from runtime import components
 
+MAX_ERRORS_SHOWN = 20
+
 
 def find_game(slug_or_id: str) -> Game:
     game = Game.objects.filter(slug=slug_or_id).first()
@@ -61,6 +63,8 @@ class Command(BaseCommand):
             f"{report.read} cards read: {report.created} created, {report.updated} updated, "
             f"{report.unchanged} unchanged; {report.terms} French/English terms learnt."
         )
+        if report.errors:  # rows left out, the others imported
+            self.stderr.write(f"{len(report.errors)} rows left out:\n" + "\n".join(report.errors[:MAX_ERRORS_SHOWN]))
         if no_embed:
             return
         bar = ProgressBar("Embeddings")

@@ -1,0 +1,60 @@
+"""A bad row in a card file is left out and reported, the other cards are imported; a file
+that fails half-way still lets the cards already written reach the look-ups and the index."""
+
+import json
+
+import pytest
+from django.core.management import call_command
+
+from games.card_import import CardFileError, import_cards
+from games.card_lookup import search_cards
+from games.models import Card
+from tests.factories import GameFactory
+
+pytestmark = pytest.mark.django_db
+
+FAB_CSV = """name,name_fr,type,pitch,class,text,set_code
+Head Jab,Coup de tête,Ninja Action - Attack,1,Ninja,Go again,WTR
+Sink Below,Sombrer,Generic Defense Reaction
+Whelming Gustwave,,Generic Action,3,Generic,Draw a card,WTR
+"""
+
+
+def test_a_csv_row_shorter_than_its_header_is_reported_and_the_others_imported(tmp_path, capsys):
+    GameFactory(name="Flesh and Blood", slug="fab", card_game="fab")
+    path = tmp_path / "fab.csv"
+    path.write_text(FAB_CSV)
+
+    call_command("import_cards", "fab", str(path), "--no-embed")
+
+    assert set(Card.objects.values_list("name", flat=True)) == {"Head Jab (red)", "Whelming Gustwave (blue)"}
+    output = capsys.readouterr()
+    assert "2 cards read: 2 created" in output.out
+    assert "fab.csv, row 2: not as many cells as the header has columns" in output.err
+
+
+def test_a_json_card_without_a_name_is_reported_and_the_others_imported(tmp_path, capsys):
+    GameFactory(name="Riftbound", slug="riftbound", card_game="riftbound")
+    path = tmp_path / "riftbound.json"
+    cards = [{"name": None, "type": "Unit"}, {"name": "Jinx - Loose Cannon", "type": "Legend", "text": None}]
+    path.write_text(json.dumps(cards))
+
+    call_command("import_cards", "riftbound", str(path), "--no-embed")
+
+    jinx = Card.objects.get()
+    assert jinx.name == "Jinx - Loose Cannon" and jinx.text == ""
+    assert "riftbound.json, card 1: no name" in capsys.readouterr().err
+
+
+def test_cards_written_before_a_file_fails_reach_the_look_ups(tmp_path):
+    game = GameFactory(name="Flesh and Blood", slug="fab", card_game="fab")
+    path = tmp_path / "fab.json"
+    path.write_text(json.dumps([{"name": "Sink Below", "name_fr": "Couler", "type": "Generic Defense Reaction"}]))
+    import_cards(game, path)
+    assert [c.name for c in search_cards(game, "couler")] == ["Sink Below"]  # the look-ups are cached
+    path.write_text(json.dumps([{"name": "Sink Below", "name_fr": "Sombrer"}, {"name": "Head Jab", "pitch": "rouge"}]))
+
+    with pytest.raises(CardFileError, match="unexpected card record"):
+        import_cards(game, path, batch_size=1)
+
+    assert [c.name for c in search_cards(game, "sombrer")] == ["Sink Below"]
