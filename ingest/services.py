@@ -165,14 +165,21 @@ def create_ingest(
         )
 
 
-def refuse_if_busy(game: Game, extension: Extension | None) -> None:
-    """Raise BookletBusy when the booklet has a scheduled, queued or running job. The game's row
-    is locked first (PostgreSQL), so two uploads of one booklet at once are told apart."""
+def refuse_if_busy(game: Game, extension: Extension | None, besides: IngestJob | None = None) -> None:
+    """Raise BookletBusy when the booklet has a scheduled, queued or running job (other than
+    `besides`, the one being relaunched). The game's row is locked first (PostgreSQL), so two
+    uploads or relaunches of one booklet at once are told apart."""
     Game.objects.select_for_update().filter(pk=game.pk).first()
-    if IngestJob.objects.filter(game=game, extension=extension, status__in=BUSY_STATES).exists():
+    busy = IngestJob.objects.filter(game=game, extension=extension, status__in=BUSY_STATES)
+    if besides is not None:
+        busy = busy.exclude(pk=besides.pk)
+    if busy.exists():
         raise BookletBusy(_(
             "Une ingestion de ce livret est déjà planifiée, en file ou en cours : attendez qu'elle se termine, "
             "ou annulez-la, avant d'en téléverser une nouvelle version."
+        ) if besides is None else _(
+            "Une autre ingestion de ce livret est planifiée, en file ou en cours : attendez qu'elle se termine, "
+            "ou annulez-la, avant de relancer celle-ci."
         ))
 
 
@@ -181,13 +188,13 @@ def _serves_a_pdf(owner) -> bool:
 
 
 def retry(job: IngestJob) -> bool:
-    """Queue a failed (or cancelled) job again; its stored PDF and caches are reused."""
-    moved = job.transition(
-        IngestJob.Status.QUEUED,
-        allowed_from=(IngestJob.Status.ERROR, IngestJob.Status.CANCELLED),
-        error="",
-        finished_at=None,
-    )
+    """Queue a failed (or cancelled) job again; its stored PDF and caches are reused. Raises
+    BookletBusy when another job of its booklet will still read it (a newer upload)."""
+    ended = (IngestJob.Status.ERROR, IngestJob.Status.CANCELLED)
+    with transaction.atomic():
+        if job.status in ended:  # (a queued one is not retried: ingest.recovery may release it)
+            refuse_if_busy(job.game, job.extension, besides=job)
+        moved = job.transition(IngestJob.Status.QUEUED, allowed_from=ended, error="", finished_at=None)
     if moved:
         withdraw_cancel(job)  # one asked of the run that ended does not stop this one
         job.emit("retry", {})
@@ -209,8 +216,11 @@ def relaunch(job: IngestJob) -> None:
         raise CannotRelaunch(_("Le PDF de cette ingestion n'est plus enregistré : téléversez à nouveau le livret pour le relire."))
     if superseded(job):
         raise CannotRelaunch(_("Une ingestion plus récente de ce livret a abouti : la relancer remettrait l'ancien PDF."))
-    if retry(job) or (job.status == IngestJob.Status.QUEUED and requeue(job)):
-        return
+    try:
+        if retry(job) or (job.status == IngestJob.Status.QUEUED and requeue(job)):
+            return
+    except BookletBusy as exc:
+        raise CannotRelaunch(str(exc)) from exc
     job.refresh_from_db(fields=["status"])
     raise CannotRelaunch(not_relaunchable_message(job))
 

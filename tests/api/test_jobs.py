@@ -58,6 +58,18 @@ def test_a_failed_job_is_retried_to_the_end(admin, heat):
     assert job.status == IngestJob.Status.DONE and job.error == ""
 
 
+def test_an_old_failed_job_is_not_relaunched_beside_a_newer_upload_of_its_booklet(admin, heat):
+    """The two would read the booklet at once and replace each other's rules."""
+    old = IngestJob.objects.create(game=heat, pdf_path=heat.pdf.name, status=IngestJob.Status.ERROR, error="boom")
+    newer = IngestJob.objects.create(game=heat, pdf_path=heat.pdf.name, status=IngestJob.Status.QUEUED)
+
+    response = admin.post(f"/api/ingest/{old.pk}/retry")
+
+    assert response.status_code == 409
+    assert "Une autre ingestion de ce livret" in response.json()["detail"]
+    old.refresh_from_db(), newer.refresh_from_db()
+    assert (old.status, newer.status) == (IngestJob.Status.ERROR, IngestJob.Status.QUEUED)
+
 def test_a_done_job_is_not_retried(admin):
     job = IngestJobFactory(status=IngestJob.Status.DONE)
     assert admin.post(f"/api/ingest/{job.pk}/retry").status_code == 409
