@@ -120,8 +120,7 @@ def cancel_scheduled_job(job: IngestJob) -> CancelledIngest:
     job_id = str(job.pk)  # a deleted row's pk is None
     with transaction.atomic():
         if not job.transition(IngestJob.Status.CANCELLED, allowed_from=(IngestJob.Status.SCHEDULED,)):
-            job.refresh_from_db(fields=["status"])  # it started (or ended) meanwhile: say so
-            raise NotScheduled(_("Cette ingestion n'est pas planifiée (%(status)s).") % {"status": job.get_status_display()})
+            raise _not_scheduled_now(job)
         Schedule.objects.filter(name=schedule_name(job)).delete()
         booklet = job.booklet
         if _booklet_held_other_work(job):  # a re-upload: the booklet stays as it was
@@ -135,6 +134,15 @@ def cancel_scheduled_job(job: IngestJob) -> CancelledIngest:
         mark_changed(booklet.collection)
     _remove_files(files)
     return CancelledIngest(job_id=job_id, deleted=deleted)
+
+
+def _not_scheduled_now(job: IngestJob) -> NotScheduled:
+    """Why a job read as scheduled could not be cancelled: it started or ended meanwhile, or
+    another request cancelled it first (and deleted its row)."""
+    status = IngestJob.objects.filter(pk=job.pk).values_list("status", flat=True).first()
+    if status is None:
+        return NotScheduled(_("Cette ingestion vient d'être annulée."))
+    return NotScheduled(_("Cette ingestion n'est pas planifiée (%(status)s).") % {"status": IngestJob.Status(status).label})
 
 
 def restore_scheduled(now: datetime | None = None) -> int:

@@ -277,6 +277,10 @@ def _resolve_game(game, new_game_name, language, bgg_id) -> tuple[Game, bool]:
 
 def _extension(game: Game, kind: str, name: str, language: str) -> Extension:
     """The booklet named `name` of this game: re-uploading it replaces its rules."""
+    # The game's row locked before the look-up (PostgreSQL): two first uploads of an expansion
+    # at once both created it, and the second failed on its slug (a 500) instead of the 409 of
+    # `refuse_if_busy`.
+    Game.objects.select_for_update().filter(pk=game.pk).first()
     existing = game.extensions.filter(name__iexact=name, kind=kind).first()
     if existing:
         return existing

@@ -218,3 +218,15 @@ def test_cancelling_a_job_that_is_no_longer_scheduled_answers_409(client, alice)
 
     assert response.status_code == 409 and "n'est pas planifiée" in response.json()["detail"]
     assert client.delete("/api/ingest/00000000-0000-0000-0000-000000000000/scheduled").status_code == 404
+
+
+def test_two_cancels_of_one_job_at_once_the_second_is_told_it_is_cancelled(client, alice):
+    """Both requests read the job before the first committed: the first deleted its row and
+    the second answered 500 (the row it meant to re-read was gone)."""
+    from ingest.scheduling import NotScheduled, cancel_scheduled_job
+
+    _, job, _ = scheduled_base_game()
+    first, second = IngestJob.objects.get(pk=job.pk), IngestJob.objects.get(pk=job.pk)
+    cancel_scheduled_job(first)
+    with pytest.raises(NotScheduled, match="vient d'être annulée"):
+        cancel_scheduled_job(second)

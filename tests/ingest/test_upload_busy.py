@@ -85,3 +85,35 @@ def test_the_admin_upload_form_says_a_job_is_in_progress_and_keeps_what_was_type
     assert "Une ingestion de ce livret est déjà planifiée, en file ou en cours" in page
     assert 'value="Tempête"' in page  # the form comes back filled in
     assert IngestJob.objects.count() == 2 and stored_pdfs() == before
+
+
+@pytest.mark.django_db(transaction=True)  # two connections, as two requests
+def test_two_first_uploads_of_an_expansion_at_once_make_one_job_and_one_refusal(tmp_path):
+    """Each created the expansion before the game row was locked: on PostgreSQL the second
+    failed on the booklet's unique slug (a 500) instead of being told the booklet is busy."""
+    import threading
+
+    from django.db import connection
+
+    base = services.create_ingest(pdf_path_or_file=rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES), new_game_name="Heat")
+    pdfs = [rulebook_pdf(tmp_path / f"ext{n}.pdf", LOREM_RULES[:2]) for n in range(2)]
+    start, outcomes = threading.Barrier(2), []
+
+    def upload(pdf):
+        try:
+            start.wait()
+            services.create_ingest(pdf_path_or_file=pdf, game=base.game, kind="extension", name="Tempête")
+            outcomes.append("job")
+        except Exception as exc:  # noqa: BLE001 - what the request would have turned into its answer
+            outcomes.append(type(exc).__name__)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=upload, args=(pdf,)) for pdf in pdfs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(outcomes) == ["BookletBusy", "job"]
+    assert IngestJob.objects.filter(game=base.game, extension__isnull=False).count() == 1
