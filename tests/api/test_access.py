@@ -24,7 +24,8 @@ def world(tmp_path):
     failed = IngestJob.objects.create(game=game, status=IngestJob.Status.ERROR, pdf_path=game.pdf.name, error="boom")
     done = IngestJob.objects.create(game=game, status=IngestJob.Status.DONE, pdf_path=game.pdf.name)
     done.emit("done", {"chunks": 0})
-    waiting = IngestJob.objects.create(game=game, status=IngestJob.Status.QUEUED, pdf_path=game.pdf.name)
+    # On the expansion: a job waiting on the base booklet would make « Relancer » of `failed` a 409.
+    waiting = IngestJob.objects.create(game=game, extension=extension, status=IngestJob.Status.QUEUED, pdf_path=extension.pdf.name)
     return {"game": game.pk, "ext": extension.pk, "failed": failed.pk, "waiting": waiting.pk, "done": done.pk}
 
 
