@@ -24,8 +24,11 @@ def world(tmp_path):
     failed = IngestJob.objects.create(game=game, status=IngestJob.Status.ERROR, pdf_path=game.pdf.name, error="boom")
     done = IngestJob.objects.create(game=game, status=IngestJob.Status.DONE, pdf_path=game.pdf.name)
     done.emit("done", {"chunks": 0})
-    # On the expansion: a job waiting on the base booklet would make « Relancer » of `failed` a 409.
-    waiting = IngestJob.objects.create(game=game, extension=extension, status=IngestJob.Status.QUEUED, pdf_path=extension.pdf.name)
+    # Of another game: waiting on one of Heat's booklets, it would make « Relancer » of `failed`
+    # or the re-ingestion of Pluie a 409 (one job per booklet at a time).
+    other = GameFactory(name="Azul", pdf_pages=2)
+    other.pdf.save("azul.pdf", ContentFile(pdf))
+    waiting = IngestJob.objects.create(game=other, status=IngestJob.Status.QUEUED, pdf_path=other.pdf.name)
     return {"game": game.pk, "ext": extension.pk, "failed": failed.pk, "waiting": waiting.pk, "done": done.pk}
 
 
