@@ -3,12 +3,12 @@ is corrected or cleared, its rules answers no longer cite those threads as [FORU
 
 import pytest
 
-from games import bgg_sync
 from games.indexing import sync_if_changed
 from games.models import Chunk, Game
 from runtime import components
 from tests.factories import ChunkFactory, GameFactory
 from tests.games.bgg_replay import XML_DIR, fake_bgg, private_cache  # noqa: F401  (fixtures)
+from tests.games.test_bgg_forum_sync import sync
 
 pytestmark = pytest.mark.django_db
 
@@ -20,14 +20,6 @@ WRONG_THREAD = 4100001  # a thread of the wrong game's Rules forum
 @pytest.fixture
 def scythe():
     return GameFactory(name="Scythe", slug="scythe", bgg_id=WRONG)
-
-
-def sync(game):
-    client = bgg_sync.client_from_settings()
-    try:
-        return bgg_sync.sync_forum(game, client)
-    finally:
-        client.close()
 
 
 def sync_the_wrong_forum(fake_bgg, game):

@@ -3,17 +3,15 @@ before; a signed-in player only the one their own browser started before they si
 then becomes theirs, with its turns. Any other ownerless conversation is refused to a player
 with the 404 of another player's: their turn would land in a conversation nobody owns."""
 
-import json
-
 import pytest
-from asgiref.sync import async_to_sync
-from django.test import AsyncClient, Client
+from django.test import Client
 from django.urls import reverse
 
 from questions import api
 from questions.conversations import start_conversation
 from questions.models import ApiToken, Conversation, Question
 from tests.factories import PASSWORD, GameFactory
+from tests.questions.test_meta_first import first_event
 
 pytestmark = pytest.mark.django_db
 
@@ -49,21 +47,8 @@ def sign_in(client, user):
 
 def first_event_as(client, game, text, conversation) -> tuple[str, dict]:
     """The first event of the API's stream, asked with `client`'s cookies (its session)."""
-
-    async def read() -> str:
-        browser = AsyncClient()
-        browser.cookies = client.cookies
-        body = {"gameId": str(game.pk), "question": text, "conversationId": str(conversation.pk)}
-        response = await browser.post("/api/ask/stream", body, content_type="application/json")
-        assert response.status_code == 200
-        events = aiter(response.streaming_content)
-        try:
-            return (await anext(events)).decode()
-        finally:
-            await events.aclose()
-
-    name_line, data_line = async_to_sync(read)().strip().splitlines()[:2]
-    return name_line.removeprefix("event: "), json.loads(data_line.removeprefix("data: "))
+    body = {"gameId": str(game.pk), "question": text, "conversationId": str(conversation.pk)}
+    return first_event({}, body, cookies=client.cookies)
 
 
 def test_a_player_cannot_write_into_an_anonymous_conversation_their_browser_did_not_start(client, bob, started):

@@ -42,9 +42,14 @@ def held(monkeypatch):
     gates["answer"].set()
 
 
-def first_event(headers, body) -> tuple[str, dict]:
+def first_event(headers, body, cookies=None) -> tuple[str, dict]:
+    """The first event of the ask stream (`cookies`: a browser's, its session)."""
+
     async def read() -> str:
-        response = await AsyncClient().post("/api/ask/stream", body, content_type="application/json", headers=headers)
+        browser = AsyncClient()
+        if cookies is not None:
+            browser.cookies = cookies
+        response = await browser.post("/api/ask/stream", body, content_type="application/json", headers=headers)
         events = aiter(response.streaming_content)
         try:
             return (await anext(events)).decode()

@@ -5,22 +5,12 @@ replaced once, by the latest (0008)."""
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
-from django.db.migrations.loader import MigrationLoader
 
 from tests.factories import GameFactory, UserFactory
+from tests.questions.test_api_token_uuid_migration import AFTER, migrate
 
 BEFORE = [("questions", "0006_apitoken_expiry_creator")]
-AFTER = MigrationLoader(None).graph.leaf_nodes("questions")  # the latest: the test then uses today's model
 ASKED = datetime(2026, 11, 2, 8, 30, tzinfo=timezone.utc)
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)
