@@ -12,6 +12,7 @@ from rag.cards import fold_name, update_sticky
 from rag.deckbuilding import DeckRequest, DeckSpec, DeckTools, build_deck, default_spec, validate_deck
 from rag.deckbuilding.export import exports_for
 from rag.deckbuilding.parse_validate import ParsedDeck, Verdict
+from rag.deckbuilding.spec import hero_name
 from runtime import components
 
 from .card_indexing import card_collection, card_payload, meta_collection
@@ -41,7 +42,7 @@ def hero_names(game: Game) -> list[str]:
     if game.card_game != Game.CardGame.FAB:
         return []
     heroes = Card.objects.filter(game=game, type_line__icontains="hero").values_list("name", flat=True)
-    return sorted({name.split(",")[0].split(" ")[0] for name in heroes})
+    return sorted({hero_name(name) for name in heroes})
 
 
 def set_names(game: Game) -> dict[str, str]:

@@ -94,7 +94,7 @@ class DeckSpec(BaseModel):
 
 def hero_name(card_name: str) -> str:
     """A Flesh and Blood hero as card legalities name it: the first word of the card's name
-    (« Katsu, the Wanderer » → « Katsu »), the rule of games.deck_requests.hero_names."""
+    (« Katsu, the Wanderer » → « Katsu »); games.deck_requests.hero_names applies it to a catalog."""
     return (card_name.split(",")[0].split() or [""])[0]
 
 
