@@ -1,6 +1,6 @@
 """The embedded vector store (the default, `QDRANT_EMBEDDED_ENGINE=edge`) on Qdrant Edge
-(`qdrant-edge-py`, Qdrant's Rust engine in-process): the same interface as
-`rag.store.VectorStore`, one shard folder per collection under `QDRANT_PATH/edge`.
+(`qdrant-edge-py`, Qdrant's Rust engine in-process): the interface of
+`rag.store_base.VectorStore`, one shard folder per collection under `QDRANT_PATH/edge`.
 
 Why: qdrant-client's local mode scores sparse (BM25) vectors in pure Python (~420 ms per
 search at 30k points, p95 240 ms for a whole retrieval at 2k chunks) while Edge runs
@@ -8,9 +8,8 @@ Qdrant's own index (retrieval p95 61 ms at 2k chunks, 76 ms at 30k; docs/asking.
 `QDRANT_EMBEDDED_ENGINE=local` keeps local mode; a Qdrant server (`QDRANT_URL`) still goes
 through qdrant-client.
 
-Filters: the `{"field": value | [values], "!field": value}` dicts of `rag.store` and
-qdrant-client `models.Filter` objects (must/should/must_not/min_should, match value/any/
-except/text, ranges, values count, is-empty/is-null, has-id, nested) are translated to Edge's.
+Filters: the `{"field": value | [values], "!field": value}` dicts of `rag.store_base.Filter`,
+translated to Edge's. No qdrant-client here: the embedded default never imports it.
 
 One process owns the folder (docs/architecture.md, decision 2), as in local mode, enforced by an
 exclusive lock on `QDRANT_PATH/edge/.lock` taken before any shard is read: a second process
@@ -31,89 +30,26 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 import qdrant_edge as qe
-from qdrant_client import models
 
 from rag.sparse import SparseVector
-from rag.store_base import DENSE, SPARSE, Hit, Point, ReadWriteLock, VectorStoreError, build_filter
+from rag.store_base import DENSE, SPARSE, Filter, Hit, Point, ReadWriteLock, VectorStoreError, filter_conditions
 
 META_FILE = "oracle-collection.json"
 LOCK_FILE = ".lock"
 
 
-def _filter(spec) -> qe.Filter | None:
-    """A `rag.store` filter (dict, qdrant-client `models.Filter` or None) → an Edge filter:
-    dicts go through `build_filter` like on the other engine, then one translation."""
-    if spec is not None and not isinstance(spec, (dict, models.Filter)):
-        raise VectorStoreError(f"unsupported filter for the edge store: {type(spec).__name__}")
-    client_filter = build_filter(spec)
-    return _from_client_filter(client_filter) if client_filter is not None else None
-
-
-def _conditions(value) -> list | None:
-    if value is None:
+def _filter(spec: Filter) -> qe.Filter | None:
+    """A `rag.store_base.Filter` as Edge's filter."""
+    if spec is None:
         return None
-    items = value if isinstance(value, list) else [value]
-    return [_condition(c) for c in items]
+    if not isinstance(spec, dict):
+        raise VectorStoreError(f"unsupported filter for the edge store: {type(spec).__name__}")
+    must, must_not = filter_conditions(spec)
+    return qe.Filter(must=[_condition(*c) for c in must] or None, must_not=[_condition(*c) for c in must_not] or None)
 
 
-def _from_client_filter(spec: models.Filter) -> qe.Filter:
-    min_should = None
-    if spec.min_should is not None:
-        min_should = qe.MinShould(conditions=_conditions(spec.min_should.conditions), min_count=spec.min_should.min_count)
-    return qe.Filter(
-        must=_conditions(spec.must),
-        should=_conditions(spec.should),
-        must_not=_conditions(spec.must_not),
-        min_should=min_should,
-    )
-
-
-def _match(match):
-    if isinstance(match, models.MatchValue):
-        return qe.MatchValue(match.value)
-    if isinstance(match, models.MatchAny):
-        return qe.MatchAny(any=list(match.any))
-    if isinstance(match, models.MatchExcept):
-        return qe.MatchExcept(list(match.except_))
-    if isinstance(match, models.MatchText):
-        return qe.MatchText(match.text)
-    if isinstance(match, models.MatchTextAny):
-        return qe.MatchTextAny(match.text_any)
-    if isinstance(match, models.MatchPhrase):
-        return qe.MatchPhrase(match.phrase)
-    raise VectorStoreError(f"unsupported match for the edge store: {type(match).__name__}")
-
-
-def _bounds(bounds) -> dict:
-    return {k: getattr(bounds, k) for k in ("gt", "gte", "lt", "lte") if getattr(bounds, k) is not None}
-
-
-def _condition(condition):
-    if isinstance(condition, models.Filter):
-        return _from_client_filter(condition)
-    if isinstance(condition, models.FieldCondition):
-        unsupported = [f for f in ("geo_bounding_box", "geo_radius", "geo_polygon") if getattr(condition, f) is not None]
-        if unsupported or isinstance(condition.range, models.DatetimeRange):
-            raise VectorStoreError(f"unsupported condition for the edge store on {condition.key}")
-        return qe.FieldCondition(
-            key=condition.key,
-            match=_match(condition.match) if condition.match is not None else None,
-            range=qe.RangeFloat(**{k: float(v) for k, v in _bounds(condition.range).items()}) if condition.range else None,
-            values_count=qe.ValuesCount(**_bounds(condition.values_count)) if condition.values_count else None,
-            is_empty=condition.is_empty,
-            is_null=condition.is_null,
-        )
-    if isinstance(condition, models.IsEmptyCondition):
-        return qe.IsEmptyCondition(condition.is_empty.key)
-    if isinstance(condition, models.IsNullCondition):
-        return qe.IsNullCondition(condition.is_null.key)
-    if isinstance(condition, models.HasIdCondition):
-        return qe.HasIdCondition({str(i) if not isinstance(i, int) else i for i in condition.has_id})
-    if isinstance(condition, models.HasVectorCondition):
-        return qe.HasVectorCondition(condition.has_vector)
-    if isinstance(condition, models.NestedCondition):
-        return qe.NestedCondition(condition.nested.key, _from_client_filter(condition.nested.filter))
-    raise VectorStoreError(f"unsupported condition for the edge store: {type(condition).__name__}")
+def _condition(key: str, value) -> qe.FieldCondition:
+    return qe.FieldCondition(key=key, match=qe.MatchAny(any=value) if isinstance(value, list) else qe.MatchValue(value))
 
 
 class EdgeRecord:

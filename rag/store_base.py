@@ -1,14 +1,15 @@
-"""What both vector store engines share (rag/store.py: qdrant-client, rag/edge_store.py:
-Qdrant Edge): points, hits, payload filters, errors and the searches/writes lock."""
+"""What both vector store engines share (rag/client_store.py: qdrant-client, rag/edge_store.py:
+Qdrant Edge): their interface, points, hits, payload filters, errors and the searches/writes
+lock. Nothing here imports qdrant-client: importing it costs ~0.9 s of pydantic schema
+building, which every process start paid (daphne, the worker, each `manage.py` command) even
+on the embedded default that never uses it."""
 
 from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Sequence
-
-from qdrant_client import models
+from typing import Any, Iterable, Protocol, Sequence
 
 from rag.sparse import SparseVector
 
@@ -36,23 +37,39 @@ class Hit:
     collection: str = ""
 
 
-Filter = dict[str, Any] | models.Filter | None
+# A payload filter: {"field": value | [values], "!field": value | [values]}, every entry
+# required ("!": excluded); a list matches any of its values. Each engine translates it.
+Filter = dict[str, Any] | None
 
 
-def build_filter(spec: Filter) -> models.Filter | None:
-    """{"field": value | [values], "!field": value} → a Qdrant filter (`!` negates)."""
-    if spec is None or isinstance(spec, models.Filter):
-        return spec
+def filter_conditions(spec: Filter) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
+    """The (field, value or list of values) pairs a filter requires, then those it excludes."""
     must, must_not = [], []
-    for key, value in spec.items():
+    for key, value in (spec or {}).items():
         target = must_not if key.startswith("!") else must
-        key = key.lstrip("!")
-        if isinstance(value, (list, tuple, set)):
-            condition = models.FieldCondition(key=key, match=models.MatchAny(any=list(value)))
-        else:
-            condition = models.FieldCondition(key=key, match=models.MatchValue(value=value))
-        target.append(condition)
-    return models.Filter(must=must or None, must_not=must_not or None)
+        target.append((key.lstrip("!"), list(value) if isinstance(value, (list, tuple, set)) else value))
+    return must, must_not
+
+
+class VectorStore(Protocol):
+    """What an engine offers (EdgeVectorStore by default, ClientVectorStore for a server or
+    qdrant-client's local mode); `rag.store.open_store` picks one."""
+
+    description: str  # what the health page shows: the engine and where it keeps its index
+
+    def collections(self) -> list[str]: ...
+    def has_collection(self, name: str) -> bool: ...
+    def ensure_collection(self, name: str, dim: int) -> None: ...
+    def drop(self, name: str) -> None: ...
+    def count(self, name: str) -> int: ...
+    def upsert(self, name: str, points: Iterable[Point], batch_size: int = 256) -> int: ...
+    def delete(self, name: str, ids: Iterable[str]) -> None: ...
+    def point_ids(self, name: str) -> set[str]: ...
+    def scroll(self, name: str, filter: Filter = None, with_vectors: bool = False, limit: int = 1024) -> Iterable: ...
+    def search_dense(self, name: str, vector: Sequence[float], limit: int = 20, filter: Filter = None) -> list[Hit]: ...
+    def search_sparse(self, name: str, vector: SparseVector, limit: int = 20, filter: Filter = None) -> list[Hit]: ...
+    def ping(self) -> float: ...
+    def close(self) -> None: ...
 
 
 class ReadWriteLock:

@@ -12,13 +12,11 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Sequence
 
-from qdrant_client import models
-
 from rag.cards import fold_name
 from rag.fusion import rrf
 from rag.llm.base import LLMError
 from rag.sparse import query_vector
-from rag.store import Hit, VectorStore
+from rag.store import Filter, Hit, VectorStore
 
 log = logging.getLogger(__name__)
 
@@ -209,33 +207,25 @@ def decompose(question: str, llm=None, *, game_kind: str = "mtg", set_names: dic
         return rules
 
 
-def card_filter(decomposition: Decomposition, game_kind: str, with_types: bool = False) -> models.Filter | None:
-    """Qdrant filter: legal in the format, color identity ⊆ the colors (no card with another
+def card_filter(decomposition: Decomposition, game_kind: str, with_types: bool = False) -> Filter:
+    """Payload filter: legal in the format, color identity ⊆ the colors (no card with another
     color), domains ⊆ the domains, playable by the heroes, from the sets."""
-    must, must_not = [], []
-
-    def any_of(key, values):
-        return models.FieldCondition(key=key, match=models.MatchAny(any=list(values)))
-
+    spec: dict = {}
     if game_kind == "mtg":
         if decomposition.format:
-            must.append(models.FieldCondition(key="card_mtg_legal_formats", match=models.MatchValue(value=decomposition.format)))
-        if decomposition.colors:
-            others = [c for c in MTG_COLORS if c not in decomposition.colors]
-            if others:
-                must_not.append(any_of("card_mtg_color_identity", others))
+            spec["card_mtg_legal_formats"] = decomposition.format
+        others = [c for c in MTG_COLORS if c not in decomposition.colors]
+        if decomposition.colors and others:
+            spec["!card_mtg_color_identity"] = others
     if game_kind == "riftbound" and decomposition.domains:
-        others = [d for d in RIFTBOUND_DOMAINS if d not in decomposition.domains]
-        must_not.append(any_of("card_domains", others))
+        spec["!card_domains"] = [d for d in RIFTBOUND_DOMAINS if d not in decomposition.domains]
     if game_kind == "fab" and decomposition.heroes:
-        must.append(any_of("card_legal_heroes", decomposition.heroes))
+        spec["card_legal_heroes"] = list(decomposition.heroes)
     if decomposition.sets:
-        must.append(any_of("set", decomposition.sets))
+        spec["set"] = list(decomposition.sets)
     if with_types and decomposition.types:
-        must.append(any_of("card_types", decomposition.types))
-    if not must and not must_not:
-        return None
-    return models.Filter(must=must or None, must_not=must_not or None)
+        spec["card_types"] = list(decomposition.types)
+    return spec or None
 
 
 def query_variants(question: str, decomposition: Decomposition, limit: int = 4) -> list[str]:
@@ -278,10 +268,7 @@ def meta_search(
 ) -> list[Hit]:
     """Meta documents of `meta_types` (tournament decklists, card ratings…) close to the
     question, of the asked format when one is named: dense + sparse, fused by RRF."""
-    conditions = [models.FieldCondition(key="meta_type", match=models.MatchAny(any=list(meta_types)))]
-    if format:
-        conditions.append(models.FieldCondition(key="meta_format", match=models.MatchValue(value=format)))
-    query_filter = models.Filter(must=conditions)
+    query_filter = {"meta_type": list(meta_types), **({"meta_format": format} if format else {})}
     dense = store.search_dense(collection, embedder.embed_query(question), limit=limit, filter=query_filter)
     sparse = store.search_sparse(collection, query_vector(question), limit=limit, filter=query_filter)
     return rrf([dense, sparse], limit=limit)

@@ -7,11 +7,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable
 
-from qdrant_client import models
-
 from rag.cards import fold_name
 from rag.sparse import query_vector
-from rag.store import VectorStore
+from rag.store import Filter, VectorStore
 
 from .spec import DeckSpec
 
@@ -52,11 +50,11 @@ def role_of(card: dict, game: str) -> str | None:
     return "actions" if "action" in types else None
 
 
-def _structural_filter(spec: DeckSpec) -> models.Filter | None:
+def _structural_filter(spec: DeckSpec) -> Filter:
     if spec.game == "mtg" and spec.format:
-        return models.Filter(must=[models.FieldCondition(key="card_mtg_legal_formats", match=models.MatchValue(value=spec.format))])
+        return {"card_mtg_legal_formats": spec.format}
     if spec.game == "fab" and spec.hero:
-        return models.Filter(must=[models.FieldCondition(key="card_legal_heroes", match=models.MatchAny(any=[spec.hero]))])
+        return {"card_legal_heroes": [spec.hero]}
     return None  # Riftbound: one format per collection, domains checked below
 
 
@@ -77,10 +75,7 @@ def eligible_pool(store: VectorStore, collection: str, spec: DeckSpec) -> list[d
 def fetch_inspiration_decklists(store: VectorStore, embedder, collection: str, question: str, spec: DeckSpec,
                                 limit: int = INSPIRATION_LIMIT) -> list[dict]:  # fmt: skip
     """Up to 5 tournament decklists of the format, closest to the question (dense + sparse)."""
-    conditions = [models.FieldCondition(key="meta_type", match=models.MatchValue(value="tournament_deck"))]
-    if spec.format:
-        conditions.append(models.FieldCondition(key="meta_format", match=models.MatchValue(value=spec.format.lower())))
-    query_filter = models.Filter(must=conditions)
+    query_filter = {"meta_type": "tournament_deck", **({"meta_format": spec.format.lower()} if spec.format else {})}
     hits = store.search_dense(collection, embedder.embed_query(question), limit=limit, filter=query_filter)
     hits += store.search_sparse(collection, query_vector(question), limit=limit, filter=query_filter)
     decks, seen = [], set()

@@ -1,6 +1,6 @@
 """The embedded vector store on both engines (`QDRANT_EMBEDDED_ENGINE`: Qdrant Edge, the
 default, and qdrant-client's local mode): same interface, same answers, kept on disk, the
-card paths' qdrant `Filter` objects, one owning process per folder, and the ask flow syncs
+card paths' payload filters, one owning process per folder, and the ask flow syncs
 it from the rows."""
 
 import subprocess
@@ -170,6 +170,24 @@ def test_edge_and_local_mode_rank_the_same_chunks_first(tmp_path):
         tops = [retrieve(question, store=s, embedder=model, booklets=[BASE, EXPANSION]).chunks[0] for s in (local, edge)]
         assert tops[0].payload["chunk_id"] == tops[1].payload["chunk_id"]
     edge.close()
+
+
+def test_the_embedded_default_starts_without_loading_qdrant_client(tmp_path):
+    """qdrant-client takes ~0.9 s to import; on the embedded default every process start
+    (daphne, the worker, each command) paid it for a library it never calls."""
+    code = (
+        "import sys, django; django.setup()\n"
+        "import oracle_site.urls, rag.synergy, rag.deckbuilding.pool\n"
+        "from runtime import components\n"
+        "store = components.vector_store(); store.ensure_collection('rules_x', 4)\n"
+        "store.search_dense('rules_x', [1, 0, 0, 0], 5, filter={'!n': [2]})\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules if m.startswith('qdrant')}))\n"
+    )
+    env = {"DJANGO_SETTINGS_MODULE": "oracle_site.settings", "DEBUG": "true", "QDRANT_PATH": str(tmp_path),
+           "ORACLE_VAR_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}  # fmt: skip
+    result = subprocess.run([sys.executable, "-c", code], cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "['qdrant_edge']"  # the engine it uses, and nothing of the client
 
 
 @pytest.mark.django_db
