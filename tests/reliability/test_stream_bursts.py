@@ -17,6 +17,7 @@ from django.db import connection
 from ingest.models import IngestJob
 from questions.models import ApiToken
 from tests.factories import GameFactory, IngestJobFactory
+from tests.support.daphne import TLS
 
 from .processes import server_env, start_daphne, wait_for
 
@@ -66,7 +67,7 @@ def test_200_closed_event_streams_leave_no_connection_or_descriptor_open(setting
     url = f"{base}/api/ingest/{job.pk}/events"
 
     def stream():
-        with httpx.stream("GET", url, headers={"Authorization": f"Bearer {key}"}, timeout=60) as response:
+        with httpx.stream("GET", url, headers={"Authorization": f"Bearer {key}"}, timeout=60, verify=TLS) as response:
             body = "".join(response.iter_text())
         return response.status_code, "event: done" in body
 
@@ -86,7 +87,7 @@ def test_200_answered_ask_streams_leave_no_connection_or_descriptor_open(setting
 
     def ask():
         with httpx.stream("POST", f"{base}/api/ask/stream", json=body, headers={"Authorization": f"Bearer {key}"},
-                          timeout=120) as response:  # fmt: skip
+                          timeout=120, verify=TLS) as response:  # fmt: skip
             text = "".join(response.iter_text())
         return response.status_code, "event: done" in text
 
