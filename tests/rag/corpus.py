@@ -44,6 +44,18 @@ def embedder():
     return get_embedder(EmbedderConfig())
 
 
+_VECTORS: dict[str, object] = {}
+
+
+def passage_vectors(texts: list[str]) -> list:
+    """The real model's vectors of these passages, each computed once per test process: the
+    corpus is fixed, and ~70 tests build it (embedding it took ~40 s of CPU per suite run)."""
+    missing = [text for text in dict.fromkeys(texts) if text not in _VECTORS]
+    if missing:
+        _VECTORS.update(zip(missing, embedder().embed_passages(missing)))
+    return [_VECTORS[text] for text in texts]
+
+
 def pages_of(booklet: BookletRef) -> dict[int, str]:
     return BASE_PAGES if booklet is BASE else EXPANSION_PAGES
 
@@ -77,7 +89,7 @@ def memory_store(extra_points: dict[str, list[tuple[str, dict]]] | None = None, 
             for page, text in pages_of(booklet).items()
         ]
         items += (extra_points or {}).get(booklet.collection, [])
-        vectors = model.embed_passages([text for text, _ in items])
+        vectors = passage_vectors([text for text, _ in items])
         store.ensure_collection(booklet.collection, model.dim)
         store.upsert(
             booklet.collection,
@@ -95,7 +107,7 @@ def create_chunk_rows(game, extension) -> None:
     for owner, booklet, pages in ((None, BASE, BASE_PAGES), (extension, EXPANSION, EXPANSION_PAGES)):
         collection = (owner.booklet if owner else game.base_booklet).collection
         texts = list(pages.values())
-        vectors = model.embed_passages(texts)
+        vectors = passage_vectors(texts)
         for ordinal, ((page, text), vector) in enumerate(zip(pages.items(), vectors)):
             chunk = Chunk(
                 game=game,
