@@ -35,9 +35,15 @@ router = Router(tags=["tokens"], auth=TOKEN_AUTH)
 
 class PasswordAuth(HttpBasicAuth):
     """The account's username and password, checked by Django's backends (django-axes first:
-    a locked-out client gets 403 without its password being tried)."""
+    a locked-out client gets 403 without its password being tried).
+
+    A name or password holding a NUL character is no account's (the login form refuses it
+    too): it is answered 401 before django-axes looks it up, which PostgreSQL's text fields
+    refuse with an error (a 500 before)."""
 
     def authenticate(self, request, username: str, password: str):
+        if "\x00" in username or "\x00" in password:
+            return None
         user = authenticate(request, username=username, password=password)
         return user if user is not None and user.is_active else None
 

@@ -2,6 +2,7 @@
 tokens; the first one can be issued with their username and password."""
 
 import base64
+import uuid
 
 import pytest
 
@@ -40,6 +41,13 @@ def test_a_wrong_password_gets_401_and_counts_towards_the_lockout(client, bob, s
     assert issue(client, basic("bob", "wrong")).status_code == 401
     assert AccessAttempt.objects.filter(username="bob").exists()
     assert not ApiToken.objects.exists()
+
+
+@pytest.mark.parametrize("username, password", [("\x00", ""), ("bob\x00", PASSWORD), ("bob", "\x00")])
+def test_a_nul_character_in_the_credentials_is_a_401_not_a_server_error(client, bob, username, password):
+    """PostgreSQL's text fields refuse NUL: the lockout's lookup of such a name was a 500."""
+    assert issue(client, basic(username, password)).status_code == 401
+    assert client.delete(f"/api/tokens/{uuid.uuid4()}", headers=basic(username, password)).status_code == 401
 
 
 def test_the_password_only_issues_tokens(client, bob):
