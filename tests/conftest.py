@@ -47,7 +47,11 @@ def site_language():
 
 @pytest.fixture(autouse=True)
 def isolated_storage(settings, tmp_path):
-    """Media, caches and the local Qdrant folder of each test live in its own tmp folder."""
+    """Media, caches and the local Qdrant folder of each test live in its own tmp folder.
+
+    The shared cache too (a file cache under var/ by default): the xdist workers shared one,
+    and a test clearing it (a quota pause « 24 h later ») wiped the cancel flag of another
+    worker's running job, which then ran to the end (seen once, with three workers)."""
     from games.indexing import forget_synced_versions
     from runtime import components
 
@@ -56,6 +60,8 @@ def isolated_storage(settings, tmp_path):
     settings.PAGE_IMAGES_DIR = settings.PDF_DIR / "images"
     settings.INGEST_CACHE_DIR = tmp_path / "cache" / "ingest"
     settings.QDRANT_PATH = tmp_path / "qdrant"
+    if settings.CACHES["default"]["BACKEND"].endswith("FileBasedCache"):
+        settings.CACHES = {**settings.CACHES, "default": {**settings.CACHES["default"], "LOCATION": str(tmp_path / "cache" / "django")}}
     components.reset_vector_store()
     forget_synced_versions()
     yield
