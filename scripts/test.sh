@@ -11,7 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install.sh --test --browser
+cores=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)  # nproc obeys OMP_NUM_THREADS, set below
 export OMP_WAIT_POLICY=PASSIVE
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}"  # one embedder/OCR thread per worker: the workers use the cores
 .venv/bin/lint-imports  # the layering contracts of pyproject.toml (docs/architecture.md)
-exec .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-$(( $(nproc) + 1 ))}" --dist worksteal "$@"
+exec .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-$(( cores + 1 ))}" --dist worksteal "$@"
