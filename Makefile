@@ -14,9 +14,7 @@ test-postgres:  ## the tests that use the database, on the PostgreSQL at 127.0.0
 	# run on PostgreSQL here; the SQLite pass runs them. Tests that never open the test database
 	# (pytest-django refuses them access: pure Python, sshd, PDF files) ran in the SQLite pass
 	# already and are deselected here (TESTS_DATABASE_ONLY, tests/conftest.py).
-	# One worker per core, not one more as on SQLite: no browser tests wait here, and the
-	# database server shares the cores (3 workers on 2 cores: 6 min 4 s and 6 min 29 s; 2: 5 min 47 s).
-	TESTS_DATABASE_ONLY=1 DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/oracle} PYTEST_WORKERS=$${PYTEST_WORKERS:-$$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)} scripts/test.sh --ignore=tests/e2e
+	TESTS_DATABASE_ONLY=1 DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/oracle} scripts/test.sh --ignore=tests/e2e
 
 bench:          ## ingestion and retrieval benchmarks (prints figures; no pass/fail)
 	scripts/install.sh --test && .venv/bin/python -m scripts.bench

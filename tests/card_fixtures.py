@@ -13,31 +13,12 @@ from games.indexing import sync_card_collections
 from games.models import Game
 from runtime import components
 from tests.factories import GameFactory
+from tests.support.memo_embedder import MemoEmbedder
 
 DATA = Path(__file__).parent / "games" / "data"
 DOMINARIA = DATA / "dom_mtgjson_fr.json"
 SCRYFALL_SAMPLE = DATA / "scryfall_sample88.json"
 DECKLISTS = sorted(DATA.glob("modern-challenge-*.txt"))
-
-
-class MemoEmbedder:
-    """The real embedder, remembering the vectors it computed (tests embed the same cards)."""
-
-    def __init__(self, inner):
-        self.inner, self.name, self.dim = inner, inner.name, inner.dim
-        self.memory: dict[str, np.ndarray] = {}
-
-    def embed_passages(self, texts):
-        missing = [t for t in dict.fromkeys(texts) if t not in self.memory]
-        if missing:
-            self.memory.update(zip(missing, self.inner.embed_passages(missing)))
-        return np.stack([self.memory[t] for t in texts]) if texts else np.zeros((0, self.dim), np.float32)
-
-    def embed_query(self, text):
-        key = f"query: {text}"
-        if key not in self.memory:
-            self.memory[key] = self.inner.embed_query(text)
-        return self.memory[key]
 
 
 @pytest.fixture(scope="session")

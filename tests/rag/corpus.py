@@ -11,6 +11,7 @@ from rag.embeddings import EmbedderConfig, get_embedder
 from rag.retrieve import BookletRef
 from rag.sparse import document_vector
 from rag.store import Point, open_store
+from tests.support.memo_embedder import MemoEmbedder
 
 BASE = BookletRef(collection="rules_course-folle", slug="course-folle", name="Course Folle", kind="base", language="fr")
 EXPANSION = BookletRef(
@@ -44,16 +45,15 @@ def embedder():
     return get_embedder(EmbedderConfig())
 
 
-_VECTORS: dict[str, object] = {}
+_MEMO: list[MemoEmbedder] = []
 
 
 def passage_vectors(texts: list[str]) -> list:
     """The real model's vectors of these passages, each computed once per test process: the
-    corpus is fixed, and ~70 tests build it (embedding it took ~40 s of CPU per suite run)."""
-    missing = [text for text in dict.fromkeys(texts) if text not in _VECTORS]
-    if missing:
-        _VECTORS.update(zip(missing, embedder().embed_passages(missing)))
-    return [_VECTORS[text] for text in texts]
+    corpus is fixed, and ~70 tests build it."""
+    if not _MEMO:
+        _MEMO.append(MemoEmbedder(embedder()))
+    return list(_MEMO[0].embed_passages(texts))
 
 
 def pages_of(booklet: BookletRef) -> dict[int, str]:
