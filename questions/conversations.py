@@ -154,7 +154,12 @@ def current_version(question: Question) -> Question:
 
 
 def next_position(conversation_id) -> int:
-    """The place of a new turn: after every question of the conversation."""
+    """The place of a new turn: after every question of the conversation. Called inside the
+    transaction that saves the turn: it locks the conversation's row, so two follow-ups saved
+    at once on PostgreSQL take one place each (the second reads the maximum once the first is
+    committed). SQLite needs no lock: its transactions take the writer lock at BEGIN
+    (`transaction_mode` IMMEDIATE)."""
+    list(Conversation.objects.select_for_update().filter(pk=conversation_id).values_list("pk", flat=True))
     last = Question.objects.filter(conversation_id=conversation_id).aggregate(last=Max("position"))["last"]
     return (last or 0) + 1
 

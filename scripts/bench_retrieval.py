@@ -90,6 +90,7 @@ def measure(store, embedder, booklets, rounds: int) -> dict:
         "p50_ms": round(statistics.median(timings), 1),
         "p95_ms": round(float(np.percentile(timings, 95)), 1),
         **{f"{k}_p50_ms": round(statistics.median(v), 1) for k, v in parts.items()},
+        **{f"{k}_p95_ms": round(float(np.percentile(v, 95)), 1) for k, v in parts.items()},
     }
 
 
