@@ -9,9 +9,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TypeVar
 
 import httpx
+
+T = TypeVar("T")
 
 USER_AGENT = "Oracle rules assistant (self-hosted; meta sync once a day)"
 
@@ -44,15 +46,23 @@ class PoliteClient:
     def close(self) -> None:
         self._client.close()
 
-    def get_text(self, path: str, params: dict | None = None) -> str:
+    def get_text(self, path: str, params: dict | None = None, read: Callable[[str], T] | None = None) -> str | T:
+        """The page at `path`, or what `read` makes of it. The page is cached only once `read`
+        accepted it: a page it refuses (`SiteChanged`: a maintenance page served with a 200, a
+        changed layout) is asked again by the next sync, not replayed for `cache_ttl_s`; a
+        cached page the connector no longer reads is dropped and fetched again."""
+        read = read or _as_is
         url = str(self._client.build_request("GET", path, params=params).url)
         cached = self._cached(url)
         if cached is not None:
-            return cached
-        response = self._get(path, params, url)
-        text = response.text
+            try:
+                return read(cached)
+            except SiteChanged:
+                self._forget(url)
+        text = self._get(path, params, url).text
+        found = read(text)
         self._store(url, text)
-        return text
+        return found
 
     def _get(self, path: str, params: dict | None, url: str) -> httpx.Response:
         with self._lock:  # one request at a time per source, spaced
@@ -80,6 +90,11 @@ class PoliteClient:
             return None
         return path.read_text(encoding="utf-8")
 
+    def _forget(self, url: str) -> None:
+        path = self._cache_file(url)
+        if path is not None:
+            path.unlink(missing_ok=True)
+
     def _store(self, url: str, text: str) -> None:
         path = self._cache_file(url)
         if path is None:
@@ -88,3 +103,7 @@ class PoliteClient:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)
+
+
+def _as_is(text: str) -> str:
+    return text

@@ -122,13 +122,15 @@ class MtgTop8:
         self.client = client
 
     def recent_events(self, format_code: str, limit: int = 5) -> list[Event]:
-        return parse_format_page(self.client.get_text("/format", {"f": format_code}), format_code)[:limit]
+        page = self.client.get_text("/format", {"f": format_code}, read=lambda text: parse_format_page(text, format_code))
+        return page[:limit]
 
     def event(self, event: Event) -> EventPage:
-        return parse_event_page(self.client.get_text("/event", {"e": event.id, "f": event.format_code}), event.id)
+        return self.client.get_text("/event", {"e": event.id, "f": event.format_code},
+                                    read=lambda text: parse_event_page(text, event.id))
 
     def deck(self, deck_id: str) -> dict[str, list[list]]:
-        return parse_mwdeck(self.client.get_text("/dec", {"d": deck_id}))
+        return self.client.get_text("/dec", {"d": deck_id}, read=parse_mwdeck)
 
     def deck_url(self, entry: DeckEntry, format_code: str) -> str:
         return f"{self.client.base_url.rstrip('/')}/event?e={entry.event_id}&d={entry.id}&f={format_code}"

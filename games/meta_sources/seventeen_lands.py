@@ -50,8 +50,8 @@ class SeventeenLands:
         self.client = client
 
     def card_ratings(self, expansion: str, format: str = "PremierDraft") -> list[CardRating]:
-        text = self.client.get_text("/card_ratings/data", {"expansion": expansion.upper(), "format": format})
-        return parse_card_ratings(text, expansion)
+        return self.client.get_text("/card_ratings/data", {"expansion": expansion.upper(), "format": format},
+                                    read=lambda text: parse_card_ratings(text, expansion))
 
     def page_url(self, expansion: str, format: str) -> str:
         return f"{self.client.base_url.rstrip('/')}/card_ratings?expansion={expansion.upper()}&format={format}"

@@ -119,6 +119,32 @@ def test_a_site_that_changed_shape_gets_a_clear_error(sources, magic):
     assert not Decklist.objects.filter(game=magic).exists()
 
 
+def test_a_page_that_could_not_be_read_is_asked_again_not_replayed_from_the_cache(sources, tmp_path):
+    """A maintenance page served with a 200 fails the sync once; once the site is back, the
+    next sync reads it, instead of replaying the bad page from the cache for 20 hours."""
+    fine = sources.routes[("/format", (("f", "PREM"),))]
+    sources.routes[("/format", (("f", "PREM"),))] = (200, "text/html", "<html>Maintenance en cours</html>")
+    client = PoliteClient(sources.url, min_interval_s=0, cache_dir=tmp_path / "c")
+    with pytest.raises(SiteChanged):
+        top8.MtgTop8(client).recent_events("PREM")
+    sources.routes[("/format", (("f", "PREM"),))] = fine
+
+    assert [e.id for e in top8.MtgTop8(client).recent_events("PREM")] == ["91451"]
+    assert [e.id for e in top8.MtgTop8(client).recent_events("PREM")] == ["91451"]  # now from the cache
+    assert sources.requests == ["/format?f=PREM", "/format?f=PREM"]
+
+
+def test_a_cached_page_the_connector_no_longer_reads_is_fetched_again(sources, tmp_path):
+    client = PoliteClient(sources.url, min_interval_s=0, cache_dir=tmp_path / "c")
+    source = top8.MtgTop8(client)
+    source.recent_events("PREM")
+    for cached in (tmp_path / "c").iterdir():  # what an older connector cached, say
+        cached.write_text("<html>an older layout</html>", encoding="utf-8")
+
+    assert [e.id for e in source.recent_events("PREM")] == ["91451"]
+    assert sources.requests == ["/format?f=PREM", "/format?f=PREM"]
+
+
 def test_a_meta_question_and_an_inspiration_list_use_the_synced_documents(sources, magic):
     run_sync()
     store = components.vector_store()
