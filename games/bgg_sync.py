@@ -23,7 +23,7 @@ from django_q.models import Schedule
 from rag import sparse
 from runtime import components
 
-from .bgg_client import BggAuthError, BggClient, BggError, BggThread, BggThreadSummary
+from .bgg_client import BggAuthError, BggClient, BggError, BggNotFound, BggThread, BggThreadSummary
 from .index_state import mark_changed
 from .models import Chunk, Game
 
@@ -128,7 +128,11 @@ def metadata_summary(game: Game) -> str:
 
 
 def sync_forum(game: Game, client: BggClient, max_pages: int = FORUM_MAX_PAGES) -> ForumSyncReport:
-    """Read the game's Rules forum and store each thread as one forum chunk."""
+    """Read the game's Rules forum and store each thread as one forum chunk, EMBED_BATCH
+    threads at a time as they are read (a thread costs a paced call of seconds): when BGG
+    fails half-way, what was read is kept, the report says what failed, and the next run
+    reads only the threads still missing or with new posts. A thread deleted between the
+    listing and its reading is skipped."""
     report = ForumSyncReport(game=game.slug)
     drop_other_forums(game)  # the id was changed where the admin could not see it (a shell)
     forum = client.rules_forum(game.bgg_id)
@@ -136,18 +140,30 @@ def sync_forum(game: Game, client: BggClient, max_pages: int = FORUM_MAX_PAGES) 
         report.error = "no Rules forum"
         return report
     stored = {c.payload.get("bgg_thread_id"): c for c in forum_chunks(game)}
-    changed: list[tuple[BggThreadSummary, BggThread]] = []
-    for summary in _forum_threads(client, forum.id, max_pages):
-        report.threads_seen += 1
-        existing = stored.get(summary.id)
-        if existing and existing.payload.get("bgg_last_post_date") == summary.last_post_date:
-            report.unchanged += 1  # no new post: skip the 5-second call for the thread
-            continue
-        changed.append((summary, client.thread(summary.id)))
-    for start in range(0, len(changed), EMBED_BATCH):
-        created = _store_threads(game, changed[start : start + EMBED_BATCH], stored)
-        report.created += created
-        report.updated += len(changed[start : start + EMBED_BATCH]) - created
+    read: list[tuple[BggThreadSummary, BggThread]] = []
+    try:
+        for summary in _forum_threads(client, forum.id, max_pages):
+            report.threads_seen += 1
+            existing = stored.get(summary.id)
+            if existing and existing.payload.get("bgg_last_post_date") == summary.last_post_date:
+                report.unchanged += 1  # no new post: skip the 5-second call for the thread
+                continue
+            try:
+                read.append((summary, client.thread(summary.id)))
+            except BggNotFound:
+                log.info("%s: BGG thread %s is gone, skipped", game.slug, summary.id)
+                continue
+            if len(read) == EMBED_BATCH:
+                _store_threads(game, read, stored, report)
+                read = []
+    except BggError as exc:
+        _store_threads(game, read, stored, report)
+        if isinstance(exc, BggAuthError):
+            raise
+        log.warning("BGG forum sync of %s stopped: %s", game.slug, exc)
+        report.error = str(exc)
+        return report
+    _store_threads(game, read, stored, report)
     return report
 
 
@@ -198,8 +214,11 @@ def forum_chunk_context(game: Game, thread: BggThread) -> str:
     return f"[FORUM] {_('Forum BoardGameGeek « Rules » de %(game)s') % {'game': game.name}} — {thread.subject}"
 
 
-def _store_threads(game: Game, batch: list[tuple[BggThreadSummary, BggThread]], stored: dict) -> int:
-    """Embed and write one batch of threads; returns how many were new."""
+def _store_threads(game: Game, batch: list[tuple[BggThreadSummary, BggThread]], stored: dict,
+                   report: ForumSyncReport) -> None:
+    """Embed and write one batch of threads, counted in `report` as created or updated."""
+    if not batch:
+        return
     embedder = components.embedder()
     contexts = [forum_chunk_context(game, thread) for _summary, thread in batch]
     texts = [forum_chunk_text(thread) for _summary, thread in batch]
@@ -224,7 +243,8 @@ def _store_threads(game: Game, batch: list[tuple[BggThreadSummary, BggThread]], 
             chunk.save()
             stored[thread.id] = chunk
         mark_changed(collection)
-    return created
+    report.created += created
+    report.updated += len(batch) - created
 
 
 def _payload(game: Game, summary: BggThreadSummary, thread: BggThread) -> dict:

@@ -150,3 +150,29 @@ def test_reingesting_the_rulebook_keeps_the_forum_chunks(fake_bgg, scythe, tmp_p
     assert job.status == "done", job.error
     assert Chunk.objects.filter(game=scythe, is_forum=True).count() == 2
     assert Chunk.objects.filter(game=scythe, is_forum=False).count() == job.stats["chunks"]
+
+
+def test_threads_read_before_bgg_fails_are_kept_and_the_next_run_reads_only_the_rest(fake_bgg, scythe):
+    fake_bgg.overrides["thread-3269876.xml"] = "Service temporarily unavailable"  # the second thread read
+
+    report = sync(scythe)
+
+    assert "not XML" in report.error
+    assert (report.created, report.updated) == (1, 0)
+    assert set(Chunk.objects.filter(is_forum=True).values_list("payload__bgg_thread_id", flat=True)) == {3270001}
+    del fake_bgg.overrides["thread-3269876.xml"]
+    reads_before = len(fake_bgg.calls("thread"))
+
+    report = sync(scythe)
+
+    assert (report.error, report.created, report.unchanged) == ("", 1, 1)
+    assert [r.params["id"] for r in fake_bgg.calls("thread")[reads_before:]] == ["3269876"]
+
+
+def test_a_thread_deleted_since_the_listing_is_skipped(fake_bgg, scythe):
+    fake_bgg.overrides["thread-3270001.xml"] = '<?xml version="1.0" encoding="utf-8"?><error message="Not Found"/>'
+
+    report = sync(scythe)
+
+    assert (report.error, report.created) == ("", 1)
+    assert set(Chunk.objects.filter(is_forum=True).values_list("payload__bgg_thread_id", flat=True)) == {3269876}
