@@ -34,7 +34,17 @@ SECTION_HEADERS = {
     "runes": "runes", "rune deck": "runes", "battlefields": "battlefields",
     "champs de bataille": "battlefields", "legend": "legend", "légende": "legend",
     "hero": "hero", "héros": "hero", "equipment": "equipment", "équipement": "equipment",
+    "weapons": "equipment", "armes": "equipment",
+    # Fabrary's text export (Flesh and Blood): « Arena cards » (weapons and equipment), « Deck cards »
+    "arena cards": "equipment", "deck cards": "main",
 }  # fmt: skip
+# Sections of a few cards under their own heading: a blank line after them goes back to the
+# main deck (« Equipment », its cards, a blank line, the deck's cards).
+SHORT_SECTIONS = {"hero", "legend", "equipment"}
+# A line naming its one card after the heading: Fabrary's « Hero: Katsu, the Wanderer ».
+_ONE_CARD_RE = re.compile(r"^(hero|héros|legend|légende)\s*:\s*(\S.*)$", re.IGNORECASE)
+# « Format: Classic Constructed », « Name: … » in the same export: read as comments.
+_FIELD_RE = re.compile(r"^(format|name|nom)\s*:\s*\S", re.IGNORECASE)
 KNOWN_FORMATS = (
     "standard", "pioneer", "modern", "legacy", "vintage", "pauper", "commander", "historic",
     "explorer", "timeless", "alchemy", "brawl", "premodern", "classic constructed", "blitz",
@@ -63,13 +73,17 @@ def parse_decklist_text(text: str) -> ParsedDecklist:
     for raw in text.splitlines():
         line = raw.strip()
         if not line:
+            current = "main" if current in SHORT_SECTIONS else current
             continue
-        if line.startswith(("//", "#")):
+        if line.startswith(("//", "#")) or _FIELD_RE.match(line):
             comments.append(line.lstrip("/# ").strip())
             continue
         header = SECTION_HEADERS.get(line.rstrip(":").strip().lower())
         if header:
             current = header
+            continue
+        if one_card := _ONE_CARD_RE.match(line):
+            _add(sections, SECTION_HEADERS[one_card.group(1).lower()], 1, one_card.group(2))
             continue
         match = _LINE_RE.match(line)
         if not match:
@@ -78,13 +92,16 @@ def parse_decklist_text(text: str) -> ParsedDecklist:
             raise DecklistError(_("Quantité trop grande dans la ligne « %(line)s » (au plus %(max)d).")
                                 % {"line": line[:60] + ("…" if len(line) > 60 else ""), "max": 10**MAX_QUANTITY_DIGITS - 1})
         section = "sideboard" if raw.lstrip().startswith("SB:") else current
-        name = _SET_NUMBER_RE.sub("", match.group(2))
-        entry = sections.setdefault(section, {}).setdefault(fold_name(name), [0, name])
-        entry[0] += int(match.group(1))
+        _add(sections, section, int(match.group(1)), _SET_NUMBER_RE.sub("", match.group(2)))
     return ParsedDecklist(
         sections={name: list(entries.values()) for name, entries in sections.items() if entries},
         comments=comments,
     )
+
+
+def _add(sections: dict[str, dict[str, list]], section: str, quantity: int, name: str) -> None:
+    entry = sections.setdefault(section, {}).setdefault(fold_name(name), [0, name])
+    entry[0] += quantity
 
 
 def guess_format(comments: list[str]) -> str:

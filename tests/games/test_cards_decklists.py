@@ -74,3 +74,44 @@ def test_the_format_guessed_from_comments_is_the_longest_whole_word_match():
     assert guess_format(["// Classic Constructed Calling"]) == "classic constructed"
     assert guess_format(["// Modern Challenge 64"]) == "modern"
     assert guess_format(["// Modernist gathering"]) == ""
+
+
+# Fabrary's text export, in the shape patrickhere/proxy-machine documents for its Flesh and
+# Blood plugin (assets/hugo/content/plugins/flesh_and_blood.md): fields, « Arena cards » (weapons
+# and equipment), « Deck cards ». Shortened: the first three arena and deck lines of its sample.
+FABRARY_EXPORT = """Name: Sweden National Championship 2025 1st
+Hero: Cindra, Dracai of Retribution
+Format: Classic Constructed
+
+Arena cards
+1x Blood Splattered Vest
+1x Claw of Vynserakai
+2x Kunai of Retribution
+
+Deck cards
+3x Ancestral Empowerment (red)
+3x Art of the Dragon: Blood (red)
+3x Blaze Headlong (red)
+"""
+
+
+def test_a_fabrary_export_keeps_its_hero_and_arena_cards_out_of_the_main_deck():
+    parsed = parse_decklist_text(FABRARY_EXPORT)
+    assert parsed.sections == {
+        "main": [[3, "Ancestral Empowerment (red)"], [3, "Art of the Dragon: Blood (red)"], [3, "Blaze Headlong (red)"]],
+        "hero": [[1, "Cindra, Dracai of Retribution"]],
+        "equipment": [[1, "Blood Splattered Vest"], [1, "Claw of Vynserakai"], [2, "Kunai of Retribution"]],
+    }
+    assert guess_format(parsed.comments) == "classic constructed"
+
+
+def test_a_blank_line_after_the_equipment_goes_back_to_the_main_deck():
+    parsed = parse_decklist_text("Hero\n1 Katsu, the Wanderer\n\nEquipment\n1 Mask of Momentum\n\n3 Head Jab (red)\n")
+    assert parsed.sections["main"] == [[3, "Head Jab (red)"]]
+    assert parsed.sections["equipment"] == [[1, "Mask of Momentum"]]
+    assert parsed.sections["hero"] == [[1, "Katsu, the Wanderer"]]
+
+
+def test_a_blank_line_does_not_end_a_sideboard():
+    parsed = parse_decklist_text("4 Opt\n\nSideboard\n2 Negate\n\n1 Duress\n")
+    assert parsed.sections == {"main": [[4, "Opt"]], "sideboard": [[2, "Negate"], [1, "Duress"]]}
