@@ -2,9 +2,10 @@
 that fails half-way still lets the cards already written reach the look-ups and the index."""
 
 import json
+from functools import partial
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from games.card_import import CardFileError, import_cards
 from games.card_lookup import search_cards
@@ -58,3 +59,18 @@ def test_cards_written_before_a_file_fails_reach_the_look_ups(tmp_path):
         import_cards(game, path, batch_size=1)
 
     assert [c.name for c in search_cards(game, "sombrer")] == ["Sink Below"]
+
+
+def test_the_command_embeds_the_cards_written_before_the_file_fails(tmp_path, capsys, monkeypatch):
+    game = GameFactory(name="Flesh and Blood", slug="fab", card_game="fab")
+    # Batches of one card, so the first card is written before the bad record (1,000 by default).
+    monkeypatch.setattr("games.management.commands.import_cards.import_cards", partial(import_cards, batch_size=1))
+    path = tmp_path / "fab.json"
+    path.write_text(json.dumps([{"name": "Sink Below", "name_fr": "Sombrer"}, {"name": "Head Jab", "pitch": "rouge"}]))
+
+    with pytest.raises(CommandError, match="unexpected card record"):
+        call_command("import_cards", "fab", str(path), "--no-index")
+
+    sink_below = Card.objects.get(game=game)
+    assert sink_below.dense is not None  # before: left without a vector until the next import
+    assert "1 cards embedded." in capsys.readouterr().out

@@ -57,6 +57,10 @@ class Command(BaseCommand):
         try:
             report = import_cards(game, file, progress=bar.update)
         except CardFileError as exc:
+            # The batches written before the bad record are cards like the others: embedded and
+            # indexed now, not at the next import; the command still fails, saying where.
+            bar.close()
+            self._embed_and_index(game, no_embed, no_index)
             raise CommandError(str(exc)) from exc
         bar.close()
         self.stdout.write(
@@ -65,6 +69,9 @@ class Command(BaseCommand):
         )
         if report.errors:  # rows left out, the others imported
             self.stderr.write(f"{len(report.errors)} rows left out:\n" + "\n".join(report.errors[:MAX_ERRORS_SHOWN]))
+        self._embed_and_index(game, no_embed, no_index)
+
+    def _embed_and_index(self, game, no_embed: bool, no_index: bool) -> None:
         if no_embed:
             return
         bar = ProgressBar("Embeddings")
