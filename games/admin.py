@@ -164,10 +164,18 @@ class DecklistAdmin(admin.ModelAdmin):
 
     def save_model(self, request, deck, form, change):
         """Every field feeds the list's point (games.card_indexing.decklist_payload): an edit
-        is embedded and indexed again (games.services), or the index keeps the old list."""
+        is embedded and indexed again (games.services), or the index keeps the old list. A list
+        without a vector (its embedding failed) is embedded again by a save without changes;
+        a failure is shown, not only logged."""
         super().save_model(request, deck, form, change)
-        if form.changed_data:
-            services.decklist_edited(deck, former_game_id=form.initial.get("game"))
+        if not (form.changed_data or deck.dense is None):
+            return
+        error = services.decklist_edited(deck, former_game_id=form.initial.get("game"))
+        if error:
+            self.message_user(request, _(
+                "« %(name)s » est enregistrée mais n'est pas indexée : les embeddings ont échoué (%(error)s). "
+                "Enregistrez-la de nouveau quand le service répond."
+            ) % {"name": deck.name, "error": error}, messages.WARNING)
 
     def delete_model(self, request, deck):
         services.delete_decklists([deck])

@@ -142,10 +142,12 @@ def delete_game(game: Game) -> None:
     remove_files(files)
 
 
-def decklist_edited(deck: Decklist, former_game_id=None) -> None:
+def decklist_edited(deck: Decklist, former_game_id=None) -> str:
     """A list edited in the admin: its point carried the old text and vector, and the index
     owner skips a collection whose version did not move. So the row loses its vector and is
-    embedded again (the way `import_decklists` does), and its collection is marked."""
+    embedded again (the way `import_decklists` does), and its collection is marked. Returns
+    the embedding error, if any, for the admin to show: the list stays out of the index (no
+    vector) until it is saved again."""
     from rag.embeddings import EmbeddingError
     from runtime import components
 
@@ -156,11 +158,14 @@ def decklist_edited(deck: Decklist, former_game_id=None) -> None:
         Decklist.objects.filter(pk=deck.pk).update(dense=None, indexed=False)
         for collection in collections:
             mark_changed(collection)
+    error = ""
     try:
         embed_pending_decklists(deck.game, components.embedder())
     except EmbeddingError as exc:  # left out of the index (no vector) until embedded again
         log.warning("decklist %s not embedded again: %s", deck.pk, exc)
+        error = str(exc)
     _refresh_index(sorted(collections))
+    return error
 
 
 def delete_decklists(decks) -> None:

