@@ -5,7 +5,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from . import services
+from . import held_uploads, services
 from .forms import BookletUploadForm
 from .models import IngestEvent, IngestJob
 from .progress import ACTS
@@ -34,9 +34,11 @@ class IngestJobAdmin(admin.ModelAdmin):
         if request.method == "POST" and form.is_valid():
             try:
                 job = self.start_ingest(request, form.cleaned_data)
-            except services.BookletBusy as exc:  # the form comes back filled in, nothing written
+            except services.BookletBusy as exc:  # the form comes back filled in, its PDF kept, nothing written
+                form.keep_pdf()
                 form.add_error(None, str(exc))
             else:
+                held_uploads.release(form.cleaned_data.get("held"))
                 self.message_user(request, _("Ingestion de « %(name)s » lancée.") % {"name": job.booklet_name}, messages.SUCCESS)
                 return redirect(reverse("admin:ingest_ingestjob_change", args=[job.pk]))
         context = {**self.admin_site.each_context(request), "form": form, "opts": self.model._meta}

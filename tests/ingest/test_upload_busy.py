@@ -2,6 +2,7 @@
 (409 from the API, a form error in the admin) and writes nothing: two jobs on one booklet read
 it at the same time and the later one's rules replaced the other's while it still ran."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,38 @@ def test_the_admin_upload_form_says_a_job_is_in_progress_and_keeps_what_was_type
     assert "Une ingestion de ce livret est déjà planifiée, en file ou en cours" in page
     assert 'value="Tempête"' in page  # the form comes back filled in
     assert IngestJob.objects.count() == 2 and stored_pdfs() == before
+
+
+def test_the_refused_admin_form_keeps_its_pdf_and_starts_with_it_once_the_booklet_is_free(client, alice, tmp_path):
+    """A browser never fills a file field again: the server keeps the refused PDF, the form
+    names it, and submitting the form again without choosing it uses that file."""
+    running = busy_booklet(tmp_path, IngestJob.Status.RUNNING, kind="extension", name="Tempête")
+    client.force_login(alice)
+    fields = {"game": running.game_id, "kind": "extension", "name": "Tempête", "language": "fr"}
+    v2 = rulebook_pdf(tmp_path / "tempete-v2.pdf", LOREM_RULES[:1]).read_bytes()
+
+    refused = client.post("/admin/ingest/ingestjob/add/", {**fields, "pdf": SimpleUploadedFile("tempete-v2.pdf", v2)})
+
+    page = refused.content.decode()
+    assert "PDF gardé : « tempete-v2.pdf »" in page
+    token = re.search(r'name="held" value="([0-9a-f]{32})"', page).group(1)
+    running.transition(IngestJob.Status.DONE)
+
+    started = client.post("/admin/ingest/ingestjob/add/", {**fields, "held": token})
+
+    assert started.status_code == 302
+    job = IngestJob.objects.latest("created_at")
+    assert job.pk != running.pk and (Path(settings.MEDIA_ROOT) / job.pdf_path).read_bytes() == v2
+    assert not (Path(settings.MEDIA_ROOT) / "held" / f"{token}.pdf").exists()  # its own copy is stored
+
+
+def test_the_admin_form_without_a_pdf_or_a_kept_one_asks_for_it(client, alice):
+    client.force_login(alice)
+
+    response = client.post("/admin/ingest/ingestjob/add/", {"new_game_name": "Heat", "kind": "base", "held": "0" * 32})
+
+    assert response.status_code == 200 and IngestJob.objects.count() == 0
+    assert "Ce champ est obligatoire" in response.content.decode()
 
 
 @pytest.mark.django_db(transaction=True)  # two connections, as two requests
