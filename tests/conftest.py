@@ -49,9 +49,9 @@ def site_language():
 def isolated_storage(settings, tmp_path):
     """Media, caches and the local Qdrant folder of each test live in its own tmp folder.
 
-    The shared cache too (a file cache under var/ by default): the xdist workers shared one,
-    and a test clearing it (a quota pause « 24 h later ») wiped the cancel flag of another
-    worker's running job, which then ran to the end (seen once, with three workers)."""
+    The shared cache too (a file cache under var/ by default): with one cache for every
+    xdist worker, a test clearing it (a quota pause « 24 h later ») can wipe the cancel flag
+    of another worker's running job, which then runs to the end."""
     from games.indexing import forget_synced_versions
     from runtime import components
 
