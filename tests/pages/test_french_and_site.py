@@ -159,7 +159,7 @@ def test_ingest_warnings_and_failures_carry_every_language():
     job = IngestJobFactory(game=GameFactory(name="Heat"), status=IngestJob.Status.RUNNING)
     reporter = Reporter(job)
     reporter.warning(Text(gettext_noop("Ce livret semble rédigé en %(detected)s alors que sa langue déclarée est « %(declared)s ». "
-                                       "Corrigez la langue (jeu ou extension) : les questions posées dans l'autre langue le trouveront mieux."),
+                                       "Corrigez la langue (bouton « Corriger la langue » de la page de l'ingestion) : les questions posées dans l'autre langue le trouveront mieux."),
                           {"detected": Text(gettext_noop("anglais")), "declared": "fr"}))
     reporter.act = "index"
     fail(job, reporter, RuntimeError("disque plein"))
