@@ -42,7 +42,7 @@ SECTION_HEADERS = {
 # main deck (« Equipment », its cards, a blank line, the deck's cards).
 SHORT_SECTIONS = {"hero", "legend", "equipment"}
 # A line naming its one card after the heading: Fabrary's « Hero: Katsu, the Wanderer ».
-_ONE_CARD_RE = re.compile(r"^(hero|héros|legend|légende)\s*:\s*(\S.*)$", re.IGNORECASE)
+_ONE_CARD_RE = re.compile(r"^(hero|héros|legend|légende)\s*:\s*(?:1\s*[x×X]?\s+)?(\S.*)$", re.IGNORECASE)
 # « Format: Classic Constructed », « Name: … » in the same export: read as comments.
 _FIELD_RE = re.compile(r"^(format|name|nom)\s*:\s*\S", re.IGNORECASE)
 KNOWN_FORMATS = (
@@ -72,8 +72,8 @@ def parse_decklist_text(text: str) -> ParsedDecklist:
     comments, current = [], "main"
     for raw in text.splitlines():
         line = raw.strip()
-        if not line:
-            current = "main" if current in SHORT_SECTIONS else current
+        if not line:  # the end of a short section's cards (not the gap right after its heading)
+            current = "main" if current in SHORT_SECTIONS and sections.get(current) else current
             continue
         if line.startswith(("//", "#")) or _FIELD_RE.match(line):
             comments.append(line.lstrip("/# ").strip())

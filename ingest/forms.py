@@ -46,16 +46,16 @@ class BookletUploadForm(forms.Form):
     def keep_pdf(self) -> None:
         """After a refusal that is not the file's fault: hold the PDF (once) and put its token
         in the form, which then says which file it kept."""
-        pdf = self.cleaned_data.get("pdf")
-        token = self.data.get("held") if held_uploads.held(self.data.get("held")) else None
-        if pdf is not None and not isinstance(pdf, Path):
+        pdf, token = self.cleaned_data.get("pdf"), self.cleaned_data.get("held") or None
+        if pdf is not None and not isinstance(pdf, Path):  # a new file: it replaces the one held
+            held_uploads.release(token)
             token = held_uploads.hold(pdf)
-        if token:
+        if token and held_uploads.held(token):
             self.data = self.data.copy()
             self.data["held"] = token
 
     @property
     def held_name(self) -> str:
         """The kept PDF's name as uploaded, shown beside the file field."""
-        kept = held_uploads.held(self.data.get("held")) if self.is_bound else None
+        kept = held_uploads.held(self.data.get("held")) if self.is_bound else None  # the token keep_pdf set
         return kept[1] if kept else ""

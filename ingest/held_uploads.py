@@ -13,7 +13,7 @@ from pathlib import Path
 from django.conf import settings
 
 HELD_TTL_S = 24 * 3600
-_TOKEN_RE = re.compile(r"^[0-9a-f]{32}$")
+_TOKEN_RE = re.compile(r"[0-9a-f]{32}")
 
 
 def _folder() -> Path:
@@ -35,7 +35,7 @@ def hold(upload) -> str:
 
 def held(token: str | None) -> tuple[Path, str] | None:
     """(path, the file's name as uploaded) of a held file, None for an unknown or expired token."""
-    if not token or not _TOKEN_RE.match(token):
+    if not token or not _TOKEN_RE.fullmatch(token):
         return None
     path = _folder() / f"{token}.pdf"
     if not path.exists():
@@ -46,7 +46,7 @@ def held(token: str | None) -> tuple[Path, str] | None:
 
 def release(token: str | None) -> None:
     """Forget a held file once its ingestion stored its own copy."""
-    if token and _TOKEN_RE.match(token):
+    if token and _TOKEN_RE.fullmatch(token):
         for suffix in (".pdf", ".name"):
             (_folder() / f"{token}{suffix}").unlink(missing_ok=True)
 

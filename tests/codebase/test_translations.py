@@ -2,7 +2,9 @@
 translation has its English text in locale/en. The catalogue is extracted afresh from a copy
 of the sources (`makemessages`, as docs/ui.md « Translations » says to run it) and merged with
 the committed one; a string missing from it, left empty or marked fuzzy shows in French to an
-English reader (three did, unnoticed, before this check)."""
+English reader.
+
+It needs gettext's tools (xgettext, msgmerge, msgattrib), which `scripts/install.sh` installs."""
 
 import re
 import shutil

@@ -38,3 +38,15 @@ def test_without_a_token_the_command_says_why(settings):
 
     with pytest.raises(CommandError, match="BGG_API_TOKEN"):
         call_command("sync_bgg")
+
+
+def test_a_forum_sync_that_stopped_half_way_keeps_what_it_read_and_fails_the_command(fake_bgg):
+    scythe = GameFactory(name="Scythe", bgg_id=169786)
+    fake_bgg.overrides["thread-3269876.xml"] = "Service temporarily unavailable"  # the second thread read
+    out = StringIO()
+
+    with pytest.raises(CommandError, match="scythe: BGG thread returned something that is not XML"):
+        call_command("sync_bgg", "--game", "scythe", stdout=out)
+
+    assert out.getvalue().startswith("scythe: 1 new, 0 updated")
+    assert Chunk.objects.filter(game=scythe, is_forum=True).count() == 1

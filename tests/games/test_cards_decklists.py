@@ -112,6 +112,12 @@ def test_a_blank_line_after_the_equipment_goes_back_to_the_main_deck():
     assert parsed.sections["hero"] == [[1, "Katsu, the Wanderer"]]
 
 
+def test_a_blank_line_right_under_a_heading_keeps_its_section_and_a_hero_line_may_count_its_card():
+    parsed = parse_decklist_text("Hero\n\n1 Katsu, the Wanderer\n\n3 Head Jab (red)\n")
+    assert parsed.sections == {"main": [[3, "Head Jab (red)"]], "hero": [[1, "Katsu, the Wanderer"]]}
+    assert parse_decklist_text("Legend: 1x Jinx - Loose Cannon\n").sections == {"legend": [[1, "Jinx - Loose Cannon"]]}
+
+
 def test_a_blank_line_does_not_end_a_sideboard():
     parsed = parse_decklist_text("4 Opt\n\nSideboard\n2 Negate\n\n1 Duress\n")
     assert parsed.sections == {"main": [[4, "Opt"]], "sideboard": [[2, "Negate"], [1, "Duress"]]}

@@ -72,5 +72,5 @@ def test_the_command_embeds_the_cards_written_before_the_file_fails(tmp_path, ca
         call_command("import_cards", "fab", str(path), "--no-index")
 
     sink_below = Card.objects.get(game=game)
-    assert sink_below.dense is not None  # before: left without a vector until the next import
+    assert sink_below.dense is not None  # searchable now, not after the next import
     assert "1 cards embedded." in capsys.readouterr().out

@@ -111,13 +111,29 @@ def test_the_refused_admin_form_keeps_its_pdf_and_starts_with_it_once_the_bookle
     assert not (Path(settings.MEDIA_ROOT) / "held" / f"{token}.pdf").exists()  # its own copy is stored
 
 
-def test_the_admin_form_without_a_pdf_or_a_kept_one_asks_for_it(client, alice):
+@pytest.mark.parametrize("held", ["0" * 32, "../pdfs/heat", "0" * 32 + "\n", ""])
+def test_the_admin_form_without_a_pdf_or_a_kept_one_asks_for_it(client, alice, held):
     client.force_login(alice)
 
-    response = client.post("/admin/ingest/ingestjob/add/", {"new_game_name": "Heat", "kind": "base", "held": "0" * 32})
+    response = client.post("/admin/ingest/ingestjob/add/", {"new_game_name": "Heat", "kind": "base", "held": held})
 
     assert response.status_code == 200 and IngestJob.objects.count() == 0
     assert "Ce champ est obligatoire" in response.content.decode()
+
+
+def test_a_new_file_sent_after_a_refusal_replaces_the_kept_one(client, alice, tmp_path):
+    running = busy_booklet(tmp_path, IngestJob.Status.RUNNING, kind="extension", name="Tempête")
+    client.force_login(alice)
+    fields = {"game": running.game_id, "kind": "extension", "name": "Tempête", "language": "fr"}
+    pdf = rulebook_pdf(tmp_path / "v2.pdf", LOREM_RULES[:1]).read_bytes()
+    first = client.post("/admin/ingest/ingestjob/add/", {**fields, "pdf": SimpleUploadedFile("v2.pdf", pdf)})
+    token = re.search(r'name="held" value="([0-9a-f]{32})"', first.content.decode()).group(1)
+
+    second = client.post("/admin/ingest/ingestjob/add/", {**fields, "held": token, "pdf": SimpleUploadedFile("v3.pdf", pdf)})
+
+    assert "PDF gardé : « v3.pdf »" in second.content.decode()
+    assert [p.name for p in (Path(settings.MEDIA_ROOT) / "held").glob("*.pdf")] != [f"{token}.pdf"]
+    assert len(list((Path(settings.MEDIA_ROOT) / "held").glob("*.pdf"))) == 1
 
 
 @pytest.mark.django_db(transaction=True)  # two connections, as two requests

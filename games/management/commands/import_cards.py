@@ -10,6 +10,7 @@ from games.card_indexing import embed_pending_cards
 from games.indexing import sync_card_collections
 from games.management.progress import ProgressBar
 from games.models import Game
+from rag.embeddings import EmbeddingError
 from rag.store import VectorStoreError
 from runtime import components
 
@@ -60,7 +61,10 @@ class Command(BaseCommand):
             # The batches written before the bad record are cards like the others: embedded and
             # indexed now, not at the next import; the command still fails, saying where.
             bar.close()
-            self._embed_and_index(game, no_embed, no_index)
+            try:
+                self._embed_and_index(game, no_embed, no_index)
+            except EmbeddingError as embedding:  # the file's error is the one to fix first
+                self.stderr.write(f"Cards written before the error not embedded: {embedding}")
             raise CommandError(str(exc)) from exc
         bar.close()
         self.stdout.write(

@@ -24,6 +24,7 @@ class Command(BaseCommand):
             games = games.filter(slug=game)
             if not games:
                 raise CommandError(f"no game {game!r} with a BGG id")
+        failed = []
         try:
             for one in games:
                 report = bgg_sync.sync_game(one, client, forum=not metadata_only)
@@ -31,7 +32,11 @@ class Command(BaseCommand):
                     f"{one.slug}: {report.created} new, {report.updated} updated, "
                     f"{report.unchanged} unchanged forum threads {report.error}".rstrip()
                 )
+                if report.error:  # what was read is kept; the exit status still says it stopped
+                    failed.append(f"{one.slug}: {report.error}")
         except BggError as exc:
             raise CommandError(str(exc)) from None
         finally:
             client.close()
+        if failed:
+            raise CommandError("; ".join(failed))
