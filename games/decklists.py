@@ -41,6 +41,7 @@ SECTION_HEADERS = {
 # Sections of a few cards under their own heading: a blank line after them goes back to the
 # main deck (« Equipment », its cards, a blank line, the deck's cards).
 SHORT_SECTIONS = {"hero", "legend", "equipment"}
+MTGO_SIDEBOARD_MAX = 15  # a Constructed sideboard holds at most 15 cards
 # A line naming its one card after the heading: Fabrary's « Hero: Katsu, the Wanderer ».
 _ONE_CARD_RE = re.compile(r"^(hero|héros|legend|légende)\s*:\s*(?:1\s*[x×X]?\s+)?(\S.*)$", re.IGNORECASE)
 # « Format: Classic Constructed », « Name: … » in the same export: read as comments.
@@ -70,7 +71,7 @@ def parse_decklist_text(text: str) -> ParsedDecklist:
     merged under its first spelling."""
     sections: dict[str, dict[str, list]] = {"main": {}}
     comments, current = [], "main"
-    for raw in text.splitlines():
+    for raw in _mtgo_sideboard_named(text).splitlines():
         line = raw.strip()
         if not line:  # the end of a short section's cards (not the gap right after its heading)
             current = "main" if current in SHORT_SECTIONS and sections.get(current) else current
@@ -97,6 +98,33 @@ def parse_decklist_text(text: str) -> ParsedDecklist:
         sections={name: list(entries.values()) for name, entries in sections.items() if entries},
         comments=comments,
     )
+
+
+def _mtgo_sideboard_named(text: str) -> str:
+    """MTGO's text export (and the sites that copy it) has no headings: the main deck, a blank
+    line, the sideboard. A list without any heading or « SB: » whose cards stand in exactly two
+    blocks, the second of at most MTGO_SIDEBOARD_MAX cards, gets « Sideboard » before that block;
+    any other list is read as written."""
+    lines = text.splitlines()
+    if any(_is_heading(line.strip()) or line.lstrip().startswith("SB:") for line in lines):
+        return text
+    blocks, block = [], []
+    for line in [*lines, ""]:
+        if line.strip():
+            block.append(line)
+        elif block:
+            blocks.append(block)
+            block = []
+    cards = [[m for line in b if (m := _LINE_RE.match(line.strip()))] for b in blocks]
+    card_blocks = [n for n, found in enumerate(cards) if found]
+    if len(card_blocks) != 2 or sum(int(m.group(1)[:MAX_QUANTITY_DIGITS]) for m in cards[card_blocks[1]]) > MTGO_SIDEBOARD_MAX:
+        return text
+    blocks.insert(card_blocks[1], ["Sideboard"])
+    return "\n\n".join("\n".join(b) for b in blocks)
+
+
+def _is_heading(line: str) -> bool:
+    return bool(SECTION_HEADERS.get(line.rstrip(":").strip().lower()) or _ONE_CARD_RE.match(line))
 
 
 def _add(sections: dict[str, dict[str, list]], section: str, quantity: int, name: str) -> None:

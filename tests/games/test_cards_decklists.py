@@ -121,3 +121,17 @@ def test_a_blank_line_right_under_a_heading_keeps_its_section_and_a_hero_line_ma
 def test_a_blank_line_does_not_end_a_sideboard():
     parsed = parse_decklist_text("4 Opt\n\nSideboard\n2 Negate\n\n1 Duress\n")
     assert parsed.sections == {"main": [[4, "Opt"]], "sideboard": [[2, "Negate"], [1, "Duress"]]}
+
+
+def test_an_mtgo_export_without_headings_has_its_sideboard_after_the_blank_line():
+    mtgo = "4 Monastery Swiftspear\n56 Mountain\n\n3 Unholy Heat\n12 Spell Pierce\n"
+    parsed = parse_decklist_text(mtgo)
+    assert parsed.main_count == 60
+    assert parsed.sections["sideboard"] == [[3, "Unholy Heat"], [12, "Spell Pierce"]]
+
+
+def test_blocks_a_player_typed_by_card_type_stay_in_the_main_deck():
+    by_type = "// Burn\n20 Mountain\n\n4 Lightning Bolt\n4 Lava Spike\n\n16 Goblin Guide\n16 Monastery Swiftspear\n"
+    assert parse_decklist_text(by_type).sections.keys() == {"main"}  # three blocks: not MTGO's two
+    lands_then_spells = "20 Mountain\n\n20 Lightning Bolt\n20 Lava Spike\n"  # a second block of 40 cards
+    assert parse_decklist_text(lands_then_spells).main_count == 60
