@@ -5,6 +5,8 @@ that depend on Django's own settings (the var/ folder, DEBUG) stay there.
 docs/configuration.md lists every variable.
 """
 
+from django.core.exceptions import ImproperlyConfigured
+
 from oracle_site.env import env_bool, env_choice, env_float, env_int, env_str
 
 # --- Ingestion -------------------------------------------------------------------------------

@@ -26,6 +26,12 @@ def test_rejects_an_unknown_llm_backend():
     assert "LLM_BACKEND must be one of" in result.stderr
 
 
+def test_an_hour_out_of_range_names_its_variable():
+    result = _import_settings({"SECRET_KEY": "k", "BGG_FORUM_SYNC_HOUR": "25"})
+    assert result.returncode != 0
+    assert "BGG_FORUM_SYNC_HOUR must be between 0 and 23, got 25" in result.stderr
+
+
 def test_embedded_default_uses_sqlite_local_qdrant_and_orm_broker():
     result = _import_settings({"SECRET_KEY": "k"})
     assert result.returncode == 0, result.stderr
