@@ -5,7 +5,6 @@ autocomplete and lookup."""
 from typing import Literal
 from uuid import UUID
 
-from django.conf import settings
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -14,7 +13,6 @@ from ninja import Query, Router, Schema
 from ninja.errors import HttpError
 from ninja.pagination import paginate
 from ninja.responses import Status
-from ninja.security import SessionAuth
 
 from runtime.api_access import STAFF
 from runtime.api_errors import READ_ERRORS, STAFF_ERRORS, ErrorOut, MappedPage, Pagination
@@ -107,11 +105,6 @@ def list_booklets(request, game_id: UUID, kind: str = Query("", max_length=20), 
     return booklets_out(game, booklets)
 
 
-def anonymous_when_allowed(request):
-    """Card names are as public as the chat: open when asking is open to everyone."""
-    return settings.ASK_ALLOW_ANONYMOUS or None
-
-
 class CardOut(Schema):
     id: UUID
     name: str
@@ -124,7 +117,6 @@ class CardOut(Schema):
 @router.get(
     "/{game_id}/cards",
     response={200: list[CardOut], **READ_ERRORS},
-    auth=[SessionAuth(), anonymous_when_allowed],
     url_name="oracle-game-cards",
 )
 def list_cards(request, game_id: UUID, q: str = "", limit: int = 10):
@@ -142,7 +134,6 @@ class CardDetailOut(CardOut):
 @router.get(
     "/{game_id}/cards/lookup",
     response={200: CardDetailOut, **READ_ERRORS},
-    auth=[SessionAuth(), anonymous_when_allowed],
     url_name="oracle-game-card-lookup",
 )
 def lookup_card(request, game_id: UUID, name: str):

@@ -40,3 +40,14 @@ def test_the_endpoint_is_in_the_openapi_schema(client_bob):
     operation = paths["/api/games/{game_id}/cards/lookup"]["get"]
     assert [p["name"] for p in operation["parameters"]] == ["game_id", "name"]
     assert "text_fr" in str(client_bob.get("/api/openapi.json").json()["components"]["schemas"]["CardDetailOut"])
+
+
+def test_a_script_with_an_api_token_reaches_the_cards_like_the_chat(bob, magic_catalog):
+    from questions.models import ApiToken
+
+    _, key = ApiToken.issue(bob, "tests")
+    script = Client(headers={"Authorization": f"Bearer {key}"})
+
+    assert lookup(script, magic_catalog, "Academy Drake").json()["name"] == "Academy Drake"
+    names = [c["name"] for c in script.get(f"/api/games/{magic_catalog.pk}/cards", {"q": "llan"}).json()]
+    assert "Llanowar Elves" in names
