@@ -186,7 +186,7 @@ class Relay:
 
     async def stored(self) -> list[str]:
         """Every stored event after the last one sent; ends the stream on a final event, or
-        when the job is over without one (cancelled while queued)."""
+        when the job is gone without one (a cancelled scheduled upload is deleted)."""
         out: list[str] = []  # a long job's replay: a few thousand short lines at most
         while not self.ended:
             # Read the status before the events: a job that ended has stored its last event.
