@@ -92,12 +92,12 @@ def read_records(path: Path) -> Iterator[dict]:
         yield from iter_json_array(path)
         return
     document = json.loads(path.read_text(encoding="utf-8"))
-    document = document.get("data", document)
-    if "cards" not in document:
+    document = document.get("data", document) if isinstance(document, dict) else document
+    if not isinstance(document, dict) or not isinstance(document.get("cards"), list):
         raise CardFileError(f"{path.name}: expected a list of cards or an object with 'cards'")
     set_fields = {"_set_code": document.get("code", ""), "_set_name": document.get("name", "")}
     for record in document["cards"]:
-        yield {**set_fields, **record}
+        yield {**set_fields, **record} if isinstance(record, dict) else record  # a non-object: reported
 
 
 def _well_formed(records: Iterable, path: Path, errors: list[str]) -> Iterator[dict]:
@@ -112,8 +112,8 @@ def _well_formed(records: Iterable, path: Path, errors: list[str]) -> Iterator[d
             errors.append(f"{path.name}, row {number}: not as many cells as the header has columns")
         elif not _text(record, "name").strip():
             errors.append(f"{path.name}, card {number}: no name")
-        else:
-            yield record
+        else:  # a JSON null reads as a missing field: each reader's default
+            yield {key: value for key, value in record.items() if value is not None}
 
 
 def _text(record: dict, key: str) -> str:

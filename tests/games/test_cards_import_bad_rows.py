@@ -74,3 +74,29 @@ def test_the_command_embeds_the_cards_written_before_the_file_fails(tmp_path, ca
     sink_below = Card.objects.get(game=game)
     assert sink_below.dense is not None  # searchable now, not after the next import
     assert "1 cards embedded." in capsys.readouterr().out
+
+
+def test_an_mtgjson_set_with_nulls_and_a_stray_item_imports_its_cards_and_lists_the_item(tmp_path, capsys):
+    """MTGJSON's shape (`{"data": {"code", "name", "cards": [...]}}`), with JSON nulls where a
+    field is empty and one item that is not a card."""
+    game = GameFactory(name="Magic", slug="magic", card_game="mtg")
+    cards = [{"name": "Opt", "type": "Instant", "types": ["Instant"], "text": None, "foreignData": None, "manaCost": "{U}"},
+             "Opt"]
+    path = tmp_path / "DOM.json"
+    path.write_text(json.dumps({"data": {"code": "DOM", "name": "Dominaria", "cards": cards}}))
+
+    call_command("import_cards", "magic", str(path), "--no-embed")
+
+    opt = Card.objects.get(game=game)
+    assert (opt.name, opt.text, opt.name_fr, opt.set_code) == ("Opt", "", "", "dom")
+    assert "DOM.json, card 2: not an object" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("content", ["42", '"cards"', '{"cards": "Opt"}', "null"])
+def test_a_json_file_of_another_shape_is_one_clear_error(tmp_path, content):
+    GameFactory(name="Magic", slug="magic", card_game="mtg")
+    path = tmp_path / "cards.json"
+    path.write_text(content)
+
+    with pytest.raises(CommandError, match="cards.json: expected a list of cards or an object with 'cards'"):
+        call_command("import_cards", "magic", str(path), "--no-embed")
