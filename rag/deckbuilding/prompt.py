@@ -13,7 +13,7 @@ from rag.limits import MAX_HISTORY_TURNS
 
 from .spec import ROLES, DeckSpec
 
-RETRY_SEPARATOR = "\n\n---\n🔁 *Liste invalide, l'Oracle la corrige…*\n\n"
+RETRY_SEPARATOR = "\n\n---\n*Liste invalide, l'Oracle la corrige…*\n\n"  # no emoji as text (docs/ui.md)
 
 DECKBUILDING_SYSTEM_PROMPT = """Tu es l'Oracle, un constructeur de decks expert. Tu produis une decklist complète et jouable.
 
