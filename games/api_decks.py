@@ -12,6 +12,7 @@ from typing import Annotated
 from uuid import UUID
 
 from django.shortcuts import get_object_or_404
+from django.utils import translation
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema
 from ninja.errors import ValidationError
@@ -90,7 +91,8 @@ def build_deck(request, payload: DeckRequestIn):
     question = deck_question(format=payload.format, anchors=names, constraints=payload.constraints)
     # In the answer pool: a deck costs what an answer does (embedding, LLM), so it waits for one
     # of ASK_MAX_CONCURRENT_ANSWERS threads like the chat's questions.
-    building = executors.ask_answer().submit(ask_deckbuilding, game=game, question=question, mentioned_cards=anchors)
+    building = executors.ask_answer().submit(ask_deckbuilding, game=game, question=question, mentioned_cards=anchors,
+                                             words_in=translation.get_language())  # the pool thread has no request language
     deck = building.result()
     built = deck.done_extra["deck"]
     return {

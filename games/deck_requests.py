@@ -7,12 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.utils import translation
 
 from rag.cards import fold_name, update_sticky
 from rag.deckbuilding import DeckRequest, DeckSpec, DeckTools, build_deck, default_spec, validate_deck
 from rag.deckbuilding.export import exports_for
 from rag.deckbuilding.parse_validate import ParsedDeck, Verdict
 from rag.deckbuilding.spec import hero_name
+from rag.deckbuilding.wording import reader
 from runtime import components
 
 from .card_indexing import card_collection, card_payload, meta_collection
@@ -50,9 +52,10 @@ def set_names(game: Game) -> dict[str, str]:
 
 
 def ask_deckbuilding(*, game: Game, question: str, mentioned_cards=(), sticky_cards=(), history=(), emit=None,
-                     llm=None):  # fmt: skip
+                     llm=None, words_in: str | None = None):  # fmt: skip
     """`llm`: the backend to stream with (the ask flow passes one the player can stop), the
-    configured one by default."""
+    configured one by default. `words_in`: the reader's language of the answer's own words,
+    the active language by default (the ask flow's answering thread runs under the page's)."""
     emit = emit or (lambda event, data: None)
     store = components.vector_store()
     sync_if_changed(store, [card_collection(game), meta_collection(game)])
@@ -60,6 +63,7 @@ def ask_deckbuilding(*, game: Game, question: str, mentioned_cards=(), sticky_ca
     request = DeckRequest(
         game=game.card_game, question=question, fresh=list(mentioned_cards), sticky=list(sticky_cards),
         history=list(history), set_names=set_names(game), heroes=hero_names(game),
+        words_in=reader(words_in or translation.get_language()),
     )  # fmt: skip
     tools = DeckTools(
         store=store, embedder=components.embedder(), llm=components.llm_backend() if llm is None else llm,
@@ -102,6 +106,7 @@ def check_decklist(game: Game, text: str, format: str = "") -> CheckedList:
             deck.add(section, quantity, name)
     spec = default_spec(game.card_game, format=format.lower())
     known = catalog_names(game)
-    verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known, catalog_card_key(game))
+    verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known, catalog_card_key(game),
+                            reader(translation.get_language()))
     cards = {name: card_payload(card) for name, card in cards_known_as(game, deck.copies()).items()}
     return CheckedList(deck.sections, spec, verdict, exports_for(spec.game, deck, cards))

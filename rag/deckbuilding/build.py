@@ -17,7 +17,8 @@ from .export import exports_for
 from .offline import build_offline_deck, render_deck_markdown
 from .parse_validate import ParsedDeck, Verdict, card_key_from, parse_deck_response, validate_deck
 from .pool import eligible_pool, fetch_inspiration_decklists, inspiration_counts, select_role_candidates
-from .prompt import DECKBUILDING_SYSTEM_PROMPT, RETRY_SEPARATOR, build_deck_prompt, format_retry_prompt
+from . import wording
+from .prompt import DECKBUILDING_SYSTEM_PROMPT, build_deck_prompt, format_retry_prompt
 from .spec import DeckSpec, default_spec, request_spec
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,7 @@ class DeckRequest:
     history: Sequence[dict] = ()
     set_names: dict[str, str] = field(default_factory=dict)
     heroes: Sequence[str] = ()
+    words_in: str = "fr"  # the reader's language of the answer's own words (wording.py)
 
     @property
     def anchors(self) -> list[dict]:
@@ -159,13 +161,15 @@ def prepare(request: DeckRequest, tools: DeckTools):
 
 
 def generate_with_retries(llm, prompt: str, spec: DeckSpec, anchors, is_known, emit: Emit, *, model: str = "opus",
-                          timeout: float | None = None, max_retries: int = MAX_RETRIES, card_key=None):  # fmt: skip
-    """Stream a list, validate it, ask again with the issues (at most `max_retries` times).
-    Returns (text, parsed deck, verdict, attempts); the last list is kept even if invalid."""
+                          timeout: float | None = None, max_retries: int = MAX_RETRIES, card_key=None,
+                          words_in: str = "fr"):  # fmt: skip
+    """Stream a list, validate it, ask again with the issues (at most `max_retries` times; the
+    model reads them in French, like its prompt). Returns (text, parsed deck, verdict in
+    `words_in`, attempts); the last list is kept even if invalid."""
     current = prompt
     for attempt in range(1, max_retries + 2):
         if attempt > 1:
-            emit("token", {"text": RETRY_SEPARATOR})
+            emit("token", {"text": wording.text("retry", words_in)})
         parts = []
         for delta in llm.stream(DECKBUILDING_SYSTEM_PROMPT, current, model=model, timeout=timeout):
             if delta:
@@ -180,23 +184,22 @@ def generate_with_retries(llm, prompt: str, spec: DeckSpec, anchors, is_known, e
         current = format_retry_prompt(prompt, verdict.issues, spec)
     if not verdict.valid:
         log.warning("deck still invalid after %d attempts: %s", attempt, "; ".join(verdict.issues))
+    if wording.reader(words_in) != "fr":
+        verdict = validate_deck(deck, spec, anchors, is_known, card_key or card_key_from(anchors), words_in)
     return text, deck, verdict, attempt
 
 
 def _offline_text(request: DeckRequest, spec: DeckSpec, candidates, decklists) -> tuple[str, ParsedDeck]:
     deck = build_offline_deck(spec, candidates, request.anchors)
-    colors = "-".join(COLOR_NAMES[c] for c in spec.colors) or "/".join(spec.domains) or spec.hero
-    title = f"Deck {spec.format.capitalize()} {colors} ({spec.summary()})".replace("  ", " ")
-    notes = [
-        "",
-        "_Liste construite sans LLM à partir du pool éligible : chaque rôle est rempli par les cartes "
-        "obligatoires, puis celles des decklists de tournoi proches, puis les meilleures synergies._",
-    ]
+    lang = request.words_in
+    colors = "-".join(wording.label(COLOR_NAMES[c], lang) for c in spec.colors) or "/".join(spec.domains) or spec.hero
+    title = f"Deck {spec.format.capitalize()} {colors} ({spec.summary(lang)})".replace("  ", " ")
+    notes = ["", wording.text("offline_note", lang)]
     if request.anchors:
-        notes.append("Cartes obligatoires incluses : " + ", ".join(f"[[card:{a['card_name']}]]" for a in request.anchors) + ".")
+        notes.append(wording.text("anchors_note", lang, cards=", ".join(f"[[card:{a['card_name']}]]" for a in request.anchors)))
     if decklists:
-        notes.append("Inspiration : " + ", ".join(d.get("deck_name", "") for d in decklists) + ".")
-    return render_deck_markdown(deck, spec, title) + "\n".join(notes) + "\n", deck
+        notes.append(wording.text("inspiration_note", lang, decks=", ".join(d.get("deck_name", "") for d in decklists)))
+    return render_deck_markdown(deck, spec, title, lang) + "\n".join(notes) + "\n", deck
 
 
 def build_deck(request: DeckRequest, tools: DeckTools, emit: Emit) -> DeckResult:
@@ -210,18 +213,18 @@ def build_deck(request: DeckRequest, tools: DeckTools, emit: Emit) -> DeckResult
         try:
             text, deck, verdict, attempts = generate_with_retries(
                 tools.llm, prompt, spec, anchors, tools.is_known, emit, model=tools.model, timeout=tools.timeout,
-                card_key=card_key,
+                card_key=card_key, words_in=request.words_in,
             )
             source = "llm"
         except LLMError as exc:
             log.warning("deck generation failed, built offline instead: %s", exc)
-            emit("token", {"text": RETRY_SEPARATOR})
+            emit("token", {"text": wording.text("retry", request.words_in)})
     if source == "offline":
         text, deck = _offline_text(request, spec, candidates, decklists)
-        verdict = validate_deck(deck, spec, anchors, tools.is_known, card_key)
+        verdict = validate_deck(deck, spec, anchors, tools.is_known, card_key, request.words_in)
         emit("token", {"text": text})
     if not pool:  # an issue, not a warning: no deck of this format can be built from the catalog
-        verdict.issues.append(f"Aucune carte du catalogue n'est éligible ({spec.format}, {spec.colors or spec.domains or spec.hero}).")
+        verdict.issues.append(wording.text("no_pool", request.words_in, what=f"{spec.format}, {spec.colors or spec.domains or spec.hero}"))
         verdict.valid = False
     cards_by_name = {c["card_name"]: c for c in [*pool, *anchors]}
     deck_cards = [cards_by_name[name] for name in deck.copies() if name in cards_by_name]

@@ -10,6 +10,7 @@ from collections import Counter
 
 from rag.cards import fold_name
 
+from . import wording
 from .parse_validate import ParsedDeck
 from .pool import card_types, role_of
 from .spec import ROLES, DeckSpec
@@ -183,21 +184,22 @@ def build_offline_deck(spec: DeckSpec, candidates: dict[str, list[dict]], anchor
     return deck
 
 
-def render_deck_markdown(deck: ParsedDeck, spec: DeckSpec, title: str) -> str:
+def render_deck_markdown(deck: ParsedDeck, spec: DeckSpec, title: str, words_in: str = "fr") -> str:
+    """The list as markdown, its headings in the reader's language (`words_in`)."""
     lines = [f"## {title}", ""]
     for section, heading in SECTION_HEADINGS:
         if deck.sections.get(section):
-            lines.append(f"### {heading} ({deck.total(section)})")
+            lines.append(f"### {wording.label(heading, words_in)} ({deck.total(section)})")
             lines.extend(f"- {q}× [[card:{name}]]" for q, name in deck.sections[section])
             lines.append("")
     for role, entries in deck.roles.items():
-        lines.append(f"### {role} ({sum(q for q, _ in entries)})")
+        lines.append(f"### {wording.label(role, words_in)} ({sum(q for q, _ in entries)})")
         lines.extend(f"- {q}× [[card:{name}]]" for q, name in entries)
         lines.append("")
     for section, heading in (("sideboard", "Sideboard"), ("runes", "Runes"), ("battlefields", "Champs de bataille")):
         entries = deck.sections.get(section, [])
         if entries or (section in spec.section_sizes() and spec.section_sizes()[section]):
-            lines.append(f"### {heading} ({sum(q for q, _ in entries)})")
+            lines.append(f"### {wording.label(heading, words_in)} ({sum(q for q, _ in entries)})")
             lines.extend(f"- {q}× [[card:{name}]]" for q, name in entries)
             lines.append("")
     return "\n".join(lines).rstrip() + "\n"

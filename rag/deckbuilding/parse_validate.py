@@ -15,6 +15,7 @@ from typing import Callable, Iterable
 
 from rag.cards import card_names, fold_name, is_basic_land
 
+from . import wording
 from .spec import DeckSpec
 
 CARD_LINE_RE = re.compile(r"^\s*(?:[-*•]\s*)?(\d{1,3})\s*[×xX]\s*\[\[card:([^\]|]+)(?:\|[^\]]*)?\]\]")
@@ -132,22 +133,25 @@ def validate_deck(
     anchors: Iterable[dict] = (),
     known: Callable[[str], bool] | None = None,
     card_key: Callable[[str], str] = front_face_key,
+    words_in: str = "fr",
 ) -> Verdict:
-    """`card_key`: the catalog card a name stands for (copies are counted per card)."""
+    """`card_key`: the catalog card a name stands for (copies are counted per card).
+    `words_in`: the reader's language of the issues and warnings (rag.deckbuilding.wording)."""
     issues, warnings = [], []
     totals = {section: deck.total(section) for section in spec.section_sizes()}
     for section, wanted in spec.section_sizes().items():
         if totals[section] != wanted:
-            issues.append(f"{SECTION_LABELS[section]} : {totals[section]} cartes au lieu de {wanted}.")
+            label = wording.label(SECTION_LABELS[section], words_in)
+            issues.append(wording.text("section_size", words_in, label=label, count=totals[section], wanted=wanted))
     for name, count in sorted(deck.copies_per_card(card_key).values()):
         if count > spec.max_copies and not is_basic_land(name):
-            issues.append(f"{name} : {count} exemplaires, le maximum est {spec.max_copies}.")
+            issues.append(wording.text("too_many", words_in, name=name, count=count, max=spec.max_copies))
     present = deck.names()
     for anchor in anchors:
         aliases = {fold_name(n) for n in (anchor.get("card_name", ""), anchor.get("card_name_fr", "")) if n}
         if not aliases & present:
-            issues.append(f"Carte obligatoire absente : {anchor.get('card_name')}.")
+            issues.append(wording.text("anchor_missing", words_in, name=anchor.get("card_name")))
     if known is not None:
         unknown = sorted({n for entries in deck.sections.values() for _, n in entries if not is_basic_land(n) and not known(n)})
-        warnings += [f"Carte inconnue du catalogue : {name}." for name in unknown]
+        warnings += [wording.text("unknown_card", words_in, name=name) for name in unknown]
     return Verdict(valid=not issues, issues=issues, warnings=warnings, totals=totals)

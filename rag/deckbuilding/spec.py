@@ -14,6 +14,8 @@ from pydantic import BaseModel, Field, ValidationError, field_validator, model_v
 from rag.llm.base import LLMError
 from rag.synergy import canonical_format
 
+from . import wording
+
 log = logging.getLogger(__name__)
 
 GameKind = Literal["mtg", "fab", "riftbound"]
@@ -83,12 +85,12 @@ class DeckSpec(BaseModel):
             sizes.update(runes=self.runes, battlefields=self.battlefields)
         return sizes
 
-    def summary(self) -> str:
+    def summary(self, words_in: str = "fr") -> str:
         parts = [str(self.main), str(self.sideboard)]
         if self.runes:
-            parts.append(f"{self.runes} runes")
+            parts.append(wording.text("runes", words_in, count=self.runes))
         if self.battlefields:
-            parts.append(f"{self.battlefields} champs de bataille")
+            parts.append(wording.text("battlefields", words_in, count=self.battlefields))
         return " + ".join(parts)
 
 

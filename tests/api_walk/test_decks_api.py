@@ -58,6 +58,11 @@ def test_a_standard_request_around_two_anchors_gives_a_legal_list_with_its_expor
     assert deck["exports"]["arena"].startswith("Deck\n")
     assert "<Deck" in deck["exports"]["mtgo_dek"] and "Llanowar Elves" in deck["exports"]["text"]
     assert "[[card:Llanowar Elves]]" in deck["answer"]
+    assert "### Créatures" in deck["answer"]
+
+    english = post(client, "/api/decks", body, {**bearer(bob), "Accept-Language": "en"}).json()  # built in a pool thread
+
+    assert "### Creatures" in english["answer"] and "List built without an LLM" in english["answer"]
 
 
 def test_an_unknown_anchor_is_a_field_error(client, bob, dominaria):
@@ -95,6 +100,16 @@ def test_a_pasted_list_with_too_many_copies_and_an_unknown_card_says_so(client, 
     assert not verdict["valid"]
     assert any("Opt : 6 exemplaires" in issue for issue in verdict["issues"])
     assert any("Black Lotus Of Nowhere" in warning for warning in verdict["warnings"])
+
+
+def test_a_client_reading_english_gets_the_verdict_in_english(client, bob, dominaria):
+    pasted = PLAYABLE.replace("4 Opt", "6 Opt").replace("12 Island", "10 Island\n2 Black Lotus Of Nowhere")
+    headers = {**bearer(bob), "Accept-Language": "en"}
+
+    verdict = post(client, "/api/decks/validate", {"gameId": str(dominaria.pk), "decklist": pasted}, headers).json()["validation"]
+
+    assert verdict["issues"] == ["Main deck: 62 cards instead of 60.", "Opt: 6 copies, the maximum is 4."]
+    assert verdict["warnings"] == ["Card not in the catalog: Black Lotus Of Nowhere."]
 
 
 def test_the_same_card_written_in_another_case_counts_toward_the_copy_limit(client, bob, dominaria):

@@ -149,3 +149,21 @@ def test_an_llm_spec_writing_the_format_capitalised_still_finds_the_pool(dominar
     result, _ = run(dominaria, ReplayedLLM(capitalised, [VALID]))
     assert result.spec.format == "standard"
     assert result.verdict.valid, result.verdict.issues
+
+
+def test_an_offline_list_for_an_english_reader_has_english_headings_notes_and_verdict(dominaria):
+    anchors = resolve_mentions(dominaria, ["Llanowar Elves", "Academy Drake"])
+    known = catalog_names(dominaria)
+    tools = DeckTools(
+        store=components.vector_store(), embedder=components.embedder(), llm=NoLLM(),
+        card_collection=card_collection(dominaria), meta_collection=meta_collection(dominaria),
+        is_known=lambda name: fold_name(name) in known,
+    )  # fmt: skip
+    request = DeckRequest(game="mtg", question=QUESTION, fresh=anchors, words_in="en")
+
+    result = build_deck(request, tools, lambda *_: None)
+
+    assert "### Creatures (" in result.text and "### Lands (" in result.text
+    assert "List built without an LLM" in result.text and "Mandatory cards included:" in result.text
+    for french in ("Créatures", "Terrains", "Liste construite", "Cartes obligatoires", "cartes au lieu de", "bleu", "vert"):
+        assert french not in result.text and all(french not in issue for issue in result.verdict.issues)

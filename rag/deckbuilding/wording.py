@@ -1,0 +1,50 @@
+"""A deck answer's own words in the reader's language, "fr" (the default) or "en": the
+verdict's issues, the offline list's title, headings and notes, the retry line. Card names
+and an LLM's list are not translated. `rag` stays free of Django: the caller passes the
+language (games.deck_requests)."""
+
+from __future__ import annotations
+
+TEXTS = {
+    "section_size": {"fr": "{label} : {count} cartes au lieu de {wanted}.", "en": "{label}: {count} cards instead of {wanted}."},
+    "too_many": {"fr": "{name} : {count} exemplaires, le maximum est {max}.", "en": "{name}: {count} copies, the maximum is {max}."},
+    "anchor_missing": {"fr": "Carte obligatoire absente : {name}.", "en": "Mandatory card missing: {name}."},
+    "unknown_card": {"fr": "Carte inconnue du catalogue : {name}.", "en": "Card not in the catalog: {name}."},
+    "no_pool": {"fr": "Aucune carte du catalogue n'est éligible ({what}).", "en": "No card of the catalog is eligible ({what})."},
+    "offline_note": {
+        "fr": "_Liste construite sans LLM à partir du pool éligible : chaque rôle est rempli par les cartes "
+              "obligatoires, puis celles des decklists de tournoi proches, puis les meilleures synergies._",
+        "en": "_List built without an LLM from the eligible pool: each role is filled with the mandatory "
+              "cards, then those of close tournament decklists, then the best synergies._",
+    },
+    "anchors_note": {"fr": "Cartes obligatoires incluses : {cards}.", "en": "Mandatory cards included: {cards}."},
+    "inspiration_note": {"fr": "Inspiration : {decks}.", "en": "Inspiration: {decks}."},
+    "retry": {"fr": "\n\n---\n*Liste invalide, l'Oracle la corrige…*\n\n", "en": "\n\n---\n*Invalid list, the Oracle corrects it…*\n\n"},
+    "runes": {"fr": "{count} runes", "en": "{count} runes"},
+    "battlefields": {"fr": "{count} champs de bataille", "en": "{count} battlefields"},
+}  # fmt: skip
+
+# The French headings and labels the code writes (spec.ROLES, the sections), in English.
+ENGLISH_LABELS = {
+    "Deck principal": "Main deck", "Deck de runes": "Rune deck", "Champs de bataille": "Battlefields",
+    "Créatures": "Creatures", "Sorts": "Spells", "Terrains": "Lands", "Unités": "Units", "Équipements": "Gear",
+    "Actions d'attaque": "Attack actions", "Réactions de défense": "Defense reactions", "Éphémères": "Instants",
+    "Héros": "Hero", "Légende": "Legend", "Équipement": "Equipment",
+}  # fmt: skip
+ENGLISH_COLORS = {"blanc": "white", "bleu": "blue", "noir": "black", "rouge": "red", "vert": "green"}
+
+
+def reader(lang: str | None) -> str:
+    """"en" for an English reader, "fr" otherwise (the site's first language)."""
+    return "en" if (lang or "").lower().startswith("en") else "fr"
+
+
+def text(key: str, lang: str = "fr", **params) -> str:
+    return TEXTS[key][reader(lang)].format(**params)
+
+
+def label(french: str, lang: str = "fr") -> str:
+    """A heading or label the code writes in French, in the reader's language."""
+    if reader(lang) == "en":
+        return ENGLISH_LABELS.get(french, ENGLISH_COLORS.get(french, french))
+    return french
