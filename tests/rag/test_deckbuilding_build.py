@@ -40,17 +40,20 @@ class ReplayedLLM:
         return None
 
 
-def run(game, llm, names=("Llanowar Elves", "Academy Drake")):
-    anchors = resolve_mentions(game, names)
+def tools_for(game, llm) -> DeckTools:
     known = catalog_names(game)
-    tools = DeckTools(
+    return DeckTools(
         store=components.vector_store(), embedder=components.embedder(), llm=llm,
         card_collection=card_collection(game), meta_collection=meta_collection(game),
         is_known=lambda name: fold_name(name) in known,
     )  # fmt: skip
+
+
+def run(game, llm, names=("Llanowar Elves", "Academy Drake"), words_in="fr"):
+    anchors = resolve_mentions(game, names)
     events = []
-    result = build_deck(DeckRequest(game="mtg", question=QUESTION, fresh=anchors[:1], sticky=anchors[1:]), tools,
-                        lambda event, data: events.append((event, data)))  # fmt: skip
+    request = DeckRequest(game="mtg", question=QUESTION, fresh=anchors[:1], sticky=anchors[1:], words_in=words_in)
+    result = build_deck(request, tools_for(game, llm), lambda event, data: events.append((event, data)))
     return result, events
 
 
@@ -126,13 +129,8 @@ def test_llm_failure_falls_back_to_the_offline_deck(dominaria):
 
 
 def test_a_format_with_no_eligible_card_is_reported(dominaria):
-    known = catalog_names(dominaria)
-    tools = DeckTools(
-        store=components.vector_store(), embedder=components.embedder(), llm=NoLLM(),
-        card_collection=card_collection(dominaria), meta_collection=meta_collection(dominaria),
-        is_known=lambda name: fold_name(name) in known,
-    )  # fmt: skip
-    result = build_deck(DeckRequest(game="mtg", question="Un deck Pioneer complet ?"), tools, lambda *_: None)
+    result = build_deck(DeckRequest(game="mtg", question="Un deck Pioneer complet ?"), tools_for(dominaria, NoLLM()),
+                        lambda *_: None)  # fmt: skip
     assert not result.verdict.valid
     assert any("Aucune carte du catalogue" in issue for issue in result.verdict.issues)
     assert not result.deck.sections.get("sideboard")  # no basic lands fill a sideboard the pool cannot
@@ -152,16 +150,7 @@ def test_an_llm_spec_writing_the_format_capitalised_still_finds_the_pool(dominar
 
 
 def test_an_offline_list_for_an_english_reader_has_english_headings_notes_and_verdict(dominaria):
-    anchors = resolve_mentions(dominaria, ["Llanowar Elves", "Academy Drake"])
-    known = catalog_names(dominaria)
-    tools = DeckTools(
-        store=components.vector_store(), embedder=components.embedder(), llm=NoLLM(),
-        card_collection=card_collection(dominaria), meta_collection=meta_collection(dominaria),
-        is_known=lambda name: fold_name(name) in known,
-    )  # fmt: skip
-    request = DeckRequest(game="mtg", question=QUESTION, fresh=anchors, words_in="en")
-
-    result = build_deck(request, tools, lambda *_: None)
+    result, _ = run(dominaria, NoLLM(), words_in="en")
 
     assert "### Creatures (" in result.text and "### Lands (" in result.text
     assert "List built without an LLM" in result.text and "Mandatory cards included:" in result.text
