@@ -38,7 +38,10 @@ def held(token: str | None) -> tuple[Path, str] | None:
     if not token or not _TOKEN_RE.fullmatch(token):
         return None
     path = _folder() / f"{token}.pdf"
-    if not path.exists():
+    try:
+        if path.stat().st_mtime < time.time() - HELD_TTL_S:
+            return None  # expired; the next `hold` deletes it
+    except OSError:
         return None
     name_file = path.with_suffix(".name")
     return path, name_file.read_text(encoding="utf-8") if name_file.exists() else path.name

@@ -46,12 +46,11 @@ class PoliteClient:
     def close(self) -> None:
         self._client.close()
 
-    def get_text(self, path: str, params: dict | None = None, read: Callable[[str], T] | None = None) -> str | T:
+    def get_text(self, path: str, params: dict | None = None, read: Callable[[str], T] = str) -> T:
         """The page at `path`, or what `read` makes of it. The page is cached only once `read`
         accepted it: a page it refuses (`SiteChanged`: a maintenance page served with a 200, a
         changed layout) is asked again by the next sync, not replayed for `cache_ttl_s`; a
         cached page the connector no longer reads is dropped and fetched again."""
-        read = read or _as_is
         url = str(self._client.build_request("GET", path, params=params).url)
         cached = self._cached(url)
         if cached is not None:
@@ -103,7 +102,3 @@ class PoliteClient:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)
-
-
-def _as_is(text: str) -> str:
-    return text

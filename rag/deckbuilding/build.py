@@ -24,7 +24,6 @@ from .spec import DeckSpec, default_spec, request_spec
 log = logging.getLogger(__name__)
 
 MAX_RETRIES = 2
-COLOR_NAMES = {"W": "blanc", "U": "bleu", "B": "noir", "R": "rouge", "G": "vert"}
 Emit = Callable[[str, dict], None]
 
 
@@ -192,7 +191,7 @@ def generate_with_retries(llm, prompt: str, spec: DeckSpec, anchors, is_known, e
 def _offline_text(request: DeckRequest, spec: DeckSpec, candidates, decklists) -> tuple[str, ParsedDeck]:
     deck = build_offline_deck(spec, candidates, request.anchors)
     lang = request.words_in
-    colors = "-".join(wording.label(COLOR_NAMES[c], lang) for c in spec.colors) or "/".join(spec.domains) or spec.hero
+    colors = "-".join(wording.color(c, lang) for c in spec.colors) or "/".join(spec.domains) or spec.hero
     title = f"Deck {spec.format.capitalize()} {colors} ({spec.summary(lang)})".replace("  ", " ")
     notes = ["", wording.text("offline_note", lang)]
     if request.anchors:

@@ -11,10 +11,7 @@ from typing import Sequence
 from rag.cards import FRESH_BLOCK_TITLE, STICKY_BLOCK_TITLE, render_decklist, render_full_card, render_short_card
 from rag.limits import MAX_HISTORY_TURNS
 
-from . import wording
 from .spec import ROLES, DeckSpec
-
-RETRY_SEPARATOR = wording.text("retry")  # the French one; the reader's: wording.text("retry", lang)
 
 DECKBUILDING_SYSTEM_PROMPT = """Tu es l'Oracle, un constructeur de decks expert. Tu produis une decklist complète et jouable.
 

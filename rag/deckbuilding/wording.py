@@ -5,6 +5,8 @@ language (games.deck_requests)."""
 
 from __future__ import annotations
 
+from rag import language
+
 TEXTS = {
     "section_size": {"fr": "{label} : {count} cartes au lieu de {wanted}.", "en": "{label}: {count} cards instead of {wanted}."},
     "too_many": {"fr": "{name} : {count} exemplaires, le maximum est {max}.", "en": "{name}: {count} copies, the maximum is {max}."},
@@ -31,12 +33,15 @@ ENGLISH_LABELS = {
     "Actions d'attaque": "Attack actions", "Réactions de défense": "Defense reactions", "Éphémères": "Instants",
     "Héros": "Hero", "Légende": "Legend", "Équipement": "Equipment",
 }  # fmt: skip
-ENGLISH_COLORS = {"blanc": "white", "bleu": "blue", "noir": "black", "rouge": "red", "vert": "green"}
+COLORS = {
+    "fr": {"W": "blanc", "U": "bleu", "B": "noir", "R": "rouge", "G": "vert"},
+    "en": {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"},
+}
 
 
 def reader(lang: str | None) -> str:
-    """"en" for an English reader, "fr" otherwise (the site's first language)."""
-    return "en" if (lang or "").lower().startswith("en") else "fr"
+    """"en" for an English reader ("en", "en-GB"…), "fr" otherwise (the site's first language)."""
+    return "en" if language.normalise(lang) == language.ENGLISH else "fr"
 
 
 def text(key: str, lang: str = "fr", **params) -> str:
@@ -45,6 +50,9 @@ def text(key: str, lang: str = "fr", **params) -> str:
 
 def label(french: str, lang: str = "fr") -> str:
     """A heading or label the code writes in French, in the reader's language."""
-    if reader(lang) == "en":
-        return ENGLISH_LABELS.get(french, ENGLISH_COLORS.get(french, french))
-    return french
+    return ENGLISH_LABELS.get(french, french) if reader(lang) == "en" else french
+
+
+def color(code: str, lang: str = "fr") -> str:
+    """A Magic colour (W, U, B, R, G) by its name."""
+    return COLORS[reader(lang)][code]

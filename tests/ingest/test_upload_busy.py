@@ -166,3 +166,18 @@ def test_two_first_uploads_of_an_expansion_at_once_make_one_job_and_one_refusal(
 
     assert sorted(outcomes) == ["BookletBusy", "job"]
     assert IngestJob.objects.filter(game=base.game, extension__isnull=False).count() == 1
+
+
+def test_a_kept_pdf_older_than_a_day_is_not_used(client, alice, tmp_path):
+    import os
+
+    from ingest import held_uploads
+
+    client.force_login(alice)
+    token = held_uploads.hold(SimpleUploadedFile("v2.pdf", rulebook_pdf(tmp_path / "v2.pdf", LOREM_RULES[:1]).read_bytes()))
+    old = held_uploads.held(token)[0].stat().st_mtime - held_uploads.HELD_TTL_S - 60
+    os.utime(held_uploads.held(token)[0], (old, old))
+
+    response = client.post("/admin/ingest/ingestjob/add/", {"new_game_name": "Heat", "kind": "base", "held": token})
+
+    assert "Ce champ est obligatoire" in response.content.decode() and IngestJob.objects.count() == 0

@@ -7,13 +7,15 @@ import pytest
 from questions.models import Question
 from questions.ask_flow.flow import answer_question
 from questions.ask_flow.intake import create_question
-from rag.deckbuilding.prompt import RETRY_SEPARATOR
 from rag.deckbuilding.spec import SPEC_SYSTEM_PROMPT
+from rag.deckbuilding.wording import text
 from rag.llm.base import HealthReport, NoLLM
 from rag.synergy import DECOMPOSE_SYSTEM
 from runtime import components
 from tests.card_fixtures import dominaria  # noqa: F401
 from tests.rag.test_deckbuilding_build import SPEC, TOO_SHORT, VALID
+
+RETRY_SEPARATOR = text("retry")  # the line between two attempts, for a French reader
 
 QUESTION = "Construis-moi une decklist complète Standard avec sideboard autour de @Llanowar Elves et @Academy Drake"
 ANCHORS = ["Llanowar Elves", "Academy Drake"]

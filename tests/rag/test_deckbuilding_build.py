@@ -8,10 +8,12 @@ from games.card_lookup import resolve_mentions
 from games.deck_requests import catalog_names
 from rag.cards import fold_name
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck
-from rag.deckbuilding.prompt import RETRY_SEPARATOR
+from rag.deckbuilding.wording import text
 from rag.llm.base import LLMError, NoLLM
 from runtime import components
 from tests.card_fixtures import dominaria  # noqa: F401
+
+RETRY_SEPARATOR = text("retry")  # the line between two attempts, for a French reader
 
 QUESTION = "Construis-moi une decklist complète Standard avec sideboard autour de mes deux cartes."
 
