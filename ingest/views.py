@@ -39,7 +39,7 @@ def ingest_job(request, job_id: uuid.UUID):
     booklet = job.booklet
     context = {
         "job": job,
-        "acts": [(act, label) for act, label in ACTS.items()],
+        "acts": act_rows(job),
         # the acts' names in the reader's language for the script (stored events carry the worker's French)
         "act_labels": {act: str(label) for act, label in ACTS.items()},
         "rates": act_rates(),
@@ -48,6 +48,24 @@ def ingest_job(request, job_id: uuid.UUID):
         "language_names": {code: str(name) for code, name in language_choice.NAMES.items()},
     }
     return render(request, "ingest/job.html", context)
+
+
+def act_rows(job: IngestJob) -> list[dict]:
+    """Each act as its stored progress leaves it, so a page opened on a finished job is right
+    before its script replays the events: OCR's row is kept only where OCR ran."""
+    rows = []
+    for act, label in ACTS.items():
+        progress = job.progress.get(act) or {}
+        if act == "ocr" and not progress and job.is_finished:
+            continue
+        rows.append({
+            "act": act,
+            "label": label,
+            "state": progress.get("state", "pending"),
+            "hidden": act == "ocr" and not progress,
+            "counts": f"{progress['done']}/{progress['total']}" if progress.get("total") else "",
+        })
+    return rows
 
 
 @staff_member_required(login_url="oracle-login")

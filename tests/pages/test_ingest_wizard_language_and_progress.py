@@ -38,6 +38,23 @@ def test_job_page_lists_every_act_to_come_and_the_pace_of_finished_jobs(client, 
     assert strings["minutesLeft"] == "environ N min restantes"
 
 
+def test_a_finished_job_opened_afresh_shows_the_acts_that_ran(client, alice):
+    """Opened after its end (a reload), the page is right before its script replays a single
+    event: every act that ran is done with its counts, and OCR, which did not run, is not listed."""
+    ran = {act: {"state": "done", "done": 2, "total": 2, "elapsed": 0.1} for act in ("read", "chunk", "hierarchy", "context", "embed", "index")}
+    job = IngestJobFactory(status=IngestJob.Status.DONE, progress=ran)
+    client.force_login(alice)
+    page = client.get(reverse("oracle-ingest-job", args=[job.pk])).content.decode()
+
+    rows = re.findall(r'<li class="act" data-act="(\w+)" data-state="(\w+)"( hidden)?>.*?class="act-counts">([^<]*)<', page)
+    assert [(act, state, hidden, counts) for act, state, hidden, counts in rows] == [
+        (act, "done", "", "2/2") for act in ("read", "chunk", "hierarchy", "context", "embed", "index")
+    ]
+    ocr_job = IngestJobFactory(status=IngestJob.Status.DONE, progress={**ran, "ocr": {"state": "done", "done": 1, "total": 1}})
+    page = client.get(reverse("oracle-ingest-job", args=[ocr_job.pk])).content.decode()
+    assert '<li class="act" data-act="ocr" data-state="done">' in page  # OCR ran: listed, shown
+
+
 def test_correct_language_button_sets_the_detected_language(client, alice):
     game = GameFactory(language="fr")
     job = IngestJobFactory(game=game, status=IngestJob.Status.DONE)
