@@ -17,7 +17,6 @@ EXCERPT_CHARS = 600
 PHASES = {
     "weigh": _("L'Oracle pèse votre question"),
     "dive": _("L'Oracle plonge dans le grimoire"),
-    "consult": _("L'Oracle consulte les livrets"),
     "write": _("L'Oracle rédige sa réponse"),
 }
 
