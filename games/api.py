@@ -119,10 +119,11 @@ class CardOut(Schema):
     response={200: list[CardOut], **READ_ERRORS},
     url_name="oracle-game-cards",
 )
-def list_cards(request, game_id: UUID, q: str = "", limit: int = 10):
-    """Autocomplete for @-mentions: prefix, word prefix then close spellings, French and English."""
+def list_cards(request, game_id: UUID, q: str = "", limit: int = Query(10, ge=1, le=25)):
+    """Autocomplete for @-mentions: prefix, word prefix then close spellings, French and English;
+    `limit` cards at most (1 to 25: out of range is a 422, as on every list)."""
     game = get_object_or_404(Game, pk=game_id)
-    return search_cards(game, q[:60], limit=max(1, min(limit, 25)))
+    return search_cards(game, q[:60], limit=limit)
 
 
 class CardDetailOut(CardOut):

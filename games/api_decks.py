@@ -4,8 +4,9 @@ its exports (plain text; Magic: MTG Arena and the MTGO `.dek` XML).
 
 Building calls the LLM when one is configured (up to three generations; minutes with a slow
 backend) and answers when the list is done; without an LLM the list is built from the
-catalog in seconds. It runs in the ask answer pool, queued with the chat's answers. Who may
-call them is set where the router is mounted (oracle_site/api.py: the ask endpoints'
+catalog in seconds. It runs in the ask answer pool, queued with the chat's answers, and counts
+against the ask rate limits once the request is known to be buildable (a 422 costs nothing).
+Who may call them is set where the router is mounted (oracle_site/api.py: the ask endpoints'
 authentication)."""
 
 from typing import Annotated
@@ -15,7 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.utils import translation
 from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema
-from ninja.errors import ValidationError
+from ninja.errors import Throttled, ValidationError
 from ninja.security import SessionAuth
 
 from runtime import executors
@@ -24,7 +25,7 @@ from runtime.ratelimit import ask_throttles
 
 from .card_indexing import card_payload
 from .card_lookup import find_card
-from .deck_requests import ask_deckbuilding, check_decklist, deck_question
+from .deck_requests import ask_deckbuilding, check_decklist, deck_question, has_catalog
 from .decklists import DecklistError
 from .models import Game
 
@@ -70,14 +71,24 @@ def card_game(game_id: UUID) -> Game:
     game = get_object_or_404(Game, pk=game_id)
     if not game.card_game:
         raise ValidationError([_field_error("gameId", _("Ce jeu n'a pas de catalogue de cartes."))])
+    if not has_catalog(game):
+        raise ValidationError([_field_error("gameId", _("Les cartes de ce jeu ne sont pas encore importées."))])
     return game
+
+
+def count_ask(request) -> None:
+    """The ask rate limits (runtime/ratelimit.py), counted here rather than by the route's
+    `throttle`, which ninja checks before the view: a refused request is not counted."""
+    waits = [throttle.wait() for throttle in ask_throttles() if not throttle.allow_request(request)]
+    if waits:
+        raise Throttled(max((wait for wait in waits if wait is not None), default=None))
 
 
 def _field_error(field: str, message: str) -> dict:
     return {"type": "value_error", "loc": ["body", "payload", field], "msg": message}
 
 
-@router.post("", response={200: BuiltDeckOut, **READ_ERRORS, 429: ErrorOut}, throttle=ask_throttles(), url_name="oracle-deck-build")
+@router.post("", response={200: BuiltDeckOut, **READ_ERRORS, 429: ErrorOut}, url_name="oracle-deck-build")
 def build_deck(request, payload: DeckRequestIn):
     """A complete list around the anchors, validated (retried with its issues when the LLM's
     first list is not legal) and exported."""
@@ -86,6 +97,7 @@ def build_deck(request, payload: DeckRequestIn):
     unknown = [name for name, card in cards.items() if card is None]
     if unknown:
         raise ValidationError([_field_error("anchors", _("Cartes inconnues : %s.") % ", ".join(unknown))])
+    count_ask(request)
     anchors = list({card.pk: card_payload(card) for card in cards.values()}.values())
     names = [anchor["card_name"] for anchor in anchors]
     question = deck_question(format=payload.format, anchors=names, constraints=payload.constraints)
@@ -104,7 +116,8 @@ def build_deck(request, payload: DeckRequestIn):
 @router.post("/validate", response={200: DeckOut, **READ_ERRORS}, url_name="oracle-deck-validate")
 def validate_decklist(request, payload: DeckCheckIn):
     """A pasted list checked without building anything: section sizes for the format, copy
-    limit, cards unknown to the catalog (warnings); with its exports."""
+    limit, cards unknown to the catalog and lines that could not be read (warnings); with its
+    exports."""
     game = card_game(payload.gameId)
     try:
         checked = check_decklist(game, payload.decklist, payload.format)

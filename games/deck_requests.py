@@ -4,13 +4,13 @@ with its validation verdict and exports for the `done` event."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.conf import settings
 from django.utils import translation
 
 from rag.cards import fold_name, update_sticky
-from rag.deckbuilding import DeckRequest, DeckSpec, DeckTools, build_deck, default_spec, validate_deck
+from rag.deckbuilding import DeckRequest, DeckSpec, DeckTools, build_deck, default_spec, validate_deck, wording
 from rag.deckbuilding.export import exports_for
 from rag.deckbuilding.parse_validate import ParsedDeck, Verdict
 from rag.deckbuilding.spec import hero_name
@@ -19,9 +19,13 @@ from runtime import components
 
 from .card_indexing import card_collection, card_payload, meta_collection
 from .card_lookup import cards_known_as, catalog_card_key, catalog_names
-from .decklists import parse_decklist_text
+from .decklists import parse_decklist_text, shown_line
 from .indexing import sync_if_changed
 from .models import Card, Game
+
+
+# A pasted list's unread lines named one by one in its verdict, up to this many (then a count).
+MAX_UNREAD_NAMED = 50
 
 
 @dataclass(frozen=True)
@@ -37,6 +41,11 @@ class CheckedList:
     spec: DeckSpec
     verdict: Verdict
     exports: dict[str, str]
+
+
+def has_catalog(game: Game) -> bool:
+    """Whether the game's cards are imported: a game flagged as a card game starts without any."""
+    return bool(game.card_game) and Card.objects.filter(game=game).exists()
 
 
 def hero_names(game: Game) -> list[str]:
@@ -57,6 +66,10 @@ def ask_deckbuilding(*, game: Game, question: str, mentioned_cards=(), sticky_ca
     configured one by default. `words_in`: the reader's language of the answer's own words,
     the active language by default (the ask flow's answering thread runs under the page's)."""
     emit = emit or (lambda event, data: None)
+    if not has_catalog(game):  # nothing to build from: say so rather than a list of basic lands
+        text = wording.text("no_catalog", words_in or translation.get_language())
+        emit("token", {"text": text})
+        return DeckAnswer(text, {"bestScore": None})
     store = components.vector_store()
     sync_if_changed(store, [card_collection(game), meta_collection(game)])
     known = catalog_names(game)
@@ -98,7 +111,8 @@ def deck_question(*, format: str = "", anchors=(), constraints: str = "") -> str
 def check_decklist(game: Game, text: str, format: str = "") -> CheckedList:
     """A pasted list (« 4 Lightning Bolt », a Sideboard section) checked against the game's
     defaults for `format` as a built one is: section sizes, copy limit, cards the catalog
-    does not know (warnings); with its exports."""
+    does not know and lines the parser could not read (warnings); with its exports."""
+    lang = reader(translation.get_language())
     parsed = parse_decklist_text(text)
     deck = ParsedDeck()
     for section, entries in parsed.sections.items():
@@ -106,7 +120,15 @@ def check_decklist(game: Game, text: str, format: str = "") -> CheckedList:
             deck.add(section, quantity, name)
     spec = default_spec(game.card_game, format=format.lower())
     known = catalog_names(game)
-    verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known, catalog_card_key(game),
-                            reader(translation.get_language()))
+    verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known, catalog_card_key(game), lang)
+    verdict = replace(verdict, warnings=unread_warnings(parsed.unread, lang) + verdict.warnings)
     cards = {name: card_payload(card) for name, card in cards_known_as(game, deck.copies()).items()}
     return CheckedList(deck.sections, spec, verdict, exports_for(spec.game, deck, cards))
+
+
+def unread_warnings(lines: list[str], lang: str = "fr") -> list[str]:
+    """One warning per line left out of a pasted list, quoting it (the first MAX_UNREAD_NAMED,
+    then how many more): the verdict is on the list that was read, the player sees what was not."""
+    named = [wording.text("unread_line", lang, line=shown_line(line)) for line in lines[:MAX_UNREAD_NAMED]]
+    more = len(lines) - MAX_UNREAD_NAMED
+    return named + ([wording.text("unread_more", lang, count=more)] if more > 0 else [])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.db import transaction
@@ -37,6 +37,8 @@ SECTION_HEADERS = {
     "weapons": "equipment", "armes": "equipment",
     # Fabrary's text export (Flesh and Blood): « Arena cards » (weapons and equipment), « Deck cards »
     "arena cards": "equipment", "deck cards": "main",
+    # Arena's export of a Brawl or Commander deck: its commander is one of the main deck's cards
+    "commander": "main",
 }  # fmt: skip
 # Sections of a few cards under their own heading: a blank line after them goes back to the
 # main deck (« Equipment », its cards, a blank line, the deck's cards).
@@ -44,8 +46,11 @@ SHORT_SECTIONS = {"hero", "legend", "equipment"}
 MTGO_SIDEBOARD_MAX = 15  # a Constructed sideboard holds at most 15 cards
 # A line naming its one card after the heading: Fabrary's « Hero: Katsu, the Wanderer ».
 _ONE_CARD_RE = re.compile(r"^(hero|héros|legend|légende)\s*:\s*(?:1\s*[x×X]?\s+)?(\S.*)$", re.IGNORECASE)
-# « Format: Classic Constructed », « Name: … » in the same export: read as comments.
-_FIELD_RE = re.compile(r"^(format|name|nom)\s*:\s*\S", re.IGNORECASE)
+# « Format: Classic Constructed », « Name: … » in the same export, Arena's « About » block
+# (« About », then « Name Mono Red »): read as comments.
+_FIELD_RE = re.compile(r"^(?:(format|name|nom)\s*:\s*\S|about$|name\s+\S)", re.IGNORECASE)
+# The last lines of Fabrary's export: « Made with ❤️ at the FaBrary », « See the full deck @ https://… ».
+_EXPORT_NOTE_RE = re.compile(r"^(?:made with\b.*\bfabrary$|see the full deck\b)", re.IGNORECASE)
 KNOWN_FORMATS = (
     "standard", "pioneer", "modern", "legacy", "vintage", "pauper", "commander", "historic",
     "explorer", "timeless", "alchemy", "brawl", "premodern", "classic constructed", "blitz",
@@ -60,6 +65,9 @@ class DecklistError(ValueError):
 class ParsedDecklist:
     sections: dict[str, list[list]]
     comments: list[str]
+    # Lines that are neither a card (« 4 Opt », « 4x Opt »: the count first, as every export
+    # writes it), a heading nor a comment, as written: left out of the list.
+    unread: list[str] = field(default_factory=list)
 
     @property
     def main_count(self) -> int:
@@ -68,15 +76,16 @@ class ParsedDecklist:
 
 def parse_decklist_text(text: str) -> ParsedDecklist:
     """Sections of a plain-text list; quantities of a repeated card (whatever its case) are
-    merged under its first spelling."""
+    merged under its first spelling. A line without a count (« Opt », « four Opt », « -2 Opt »)
+    is not guessed at: it is kept in `unread` for the caller to name."""
     sections: dict[str, dict[str, list]] = {"main": {}}
-    comments, current = [], "main"
+    comments, unread, current = [], [], "main"
     for raw in _mtgo_sideboard_named(text).splitlines():
         line = raw.strip()
         if not line:  # the end of a short section's cards (not the gap right after its heading)
             current = "main" if current in SHORT_SECTIONS and sections.get(current) else current
             continue
-        if line.startswith(("//", "#")) or _FIELD_RE.match(line):
+        if line.startswith(("//", "#")) or _FIELD_RE.match(line) or _EXPORT_NOTE_RE.match(line):
             comments.append(line.lstrip("/# ").strip())
             continue
         header = SECTION_HEADERS.get(line.rstrip(":").strip().lower())
@@ -88,16 +97,23 @@ def parse_decklist_text(text: str) -> ParsedDecklist:
             continue
         match = _LINE_RE.match(line)
         if not match:
+            unread.append(line)
             continue
         if len(match.group(1).lstrip("0")) > MAX_QUANTITY_DIGITS:
             raise DecklistError(_("Quantité trop grande dans la ligne « %(line)s » (au plus %(max)d).")
-                                % {"line": line[:60] + ("…" if len(line) > 60 else ""), "max": 10**MAX_QUANTITY_DIGITS - 1})
+                                % {"line": shown_line(line), "max": 10**MAX_QUANTITY_DIGITS - 1})
         section = "sideboard" if raw.lstrip().startswith("SB:") else current
         _add(sections, section, int(match.group(1)), _SET_NUMBER_RE.sub("", match.group(2)))
     return ParsedDecklist(
         sections={name: list(entries.values()) for name, entries in sections.items() if entries},
         comments=comments,
+        unread=unread,
     )
+
+
+def shown_line(line: str, width: int = 60) -> str:
+    """A pasted line as a message quotes it: its first `width` characters."""
+    return line[:width] + ("…" if len(line) > width else "")
 
 
 def _mtgo_sideboard_named(text: str) -> str:

@@ -1,6 +1,7 @@
 """A deck answer's own words in the reader's language, "fr" (the default) or "en": the
-verdict's issues, the offline list's title, headings and notes, the retry line. Card names
-and an LLM's list are not translated. `rag` stays free of Django: the caller passes the
+verdict's issues and warnings (a pasted list's unread lines among them), the offline list's
+title, headings and notes, the retry line, the answer for a game whose cards are not imported.
+Card names and an LLM's list are not translated. `rag` stays free of Django: the caller passes the
 language (games.deck_requests)."""
 
 from __future__ import annotations
@@ -12,6 +13,17 @@ TEXTS = {
     "too_many": {"fr": "{name} : {count} exemplaires, le maximum est {max}.", "en": "{name}: {count} copies, the maximum is {max}."},
     "anchor_missing": {"fr": "Carte obligatoire absente : {name}.", "en": "Mandatory card missing: {name}."},
     "unknown_card": {"fr": "Carte inconnue du catalogue : {name}.", "en": "Card not in the catalog: {name}."},
+    "unread_line": {
+        "fr": "Ligne non lue, laissée hors de la liste (ni « 4 Nom de la carte », ni titre de section) : « {line} ».",
+        "en": "Line not read, left out of the list (neither “4 Card name” nor a section heading): “{line}”.",
+    },
+    "unread_more": {"fr": "… et {count} autres lignes non lues.", "en": "… and {count} more lines not read."},
+    "no_catalog": {
+        "fr": "Les cartes de ce jeu ne sont pas encore importées : l'Oracle ne peut ni construire ni vérifier "
+              "une decklist tant que son catalogue est vide.",
+        "en": "This game's cards are not imported yet: the Oracle can neither build nor check a decklist "
+              "while its catalog is empty.",
+    },
     "no_pool": {"fr": "Aucune carte du catalogue n'est éligible ({what}).", "en": "No card of the catalog is eligible ({what})."},
     "offline_note": {
         "fr": "_Liste construite sans LLM à partir du pool éligible : chaque rôle est rempli par les cartes "

@@ -6,9 +6,11 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.core.asgi import get_asgi_application
 
+from games.card_import import import_cards
 from games.models import Game
 from oracle_site.body_limit import BodySizeLimit
 from questions.rendering import render_answer
+from tests.card_fixtures import DOMINARIA
 from tests.factories import GameFactory, IngestJobFactory
 
 from .test_body_limits import _call
@@ -27,7 +29,9 @@ def assert_refused_as_json(response, *statuses):
 
 @pytest.fixture
 def magic(db):
-    return GameFactory(name="Dominaria", card_game=Game.CardGame.MTG)
+    game = GameFactory(name="Dominaria", card_game=Game.CardGame.MTG)
+    import_cards(game, DOMINARIA)  # a catalog (not embedded): the deck routes need one
+    return game
 
 
 @pytest.mark.parametrize("line", [f"{NINES} Lightning Bolt", f"SB: {NINES}x Opt", f"{NINES}"], ids=["main", "sideboard", "bare"])
