@@ -146,13 +146,13 @@ def create_ingest(
         game, created_game = _resolve_game(game, new_game_name, language, bgg_id)
         owner = game if kind == "base" else _extension(game, kind, name or new_game_name or kind, language)
         refuse_if_busy(game, owner if kind != "base" else None)  # before anything is stored
-        stored = media_relative(store_pdf(pdf_path_or_file, owner.slug))
-        if not _serves_a_pdf(owner):  # a replacement waits beside the old PDF (ingest.booklet_swap)
-            owner.pdf.name = stored
-            owner.pdf_pages = info.pages
         if kind == "base" and name:
             owner.booklet_name = name
-        owner.save()
+        owner.save()  # before the PDF is written: a row the database refuses leaves no file behind
+        stored = media_relative(store_pdf(pdf_path_or_file, owner.slug))
+        if not _serves_a_pdf(owner):  # a replacement waits beside the old PDF (ingest.booklet_swap)
+            owner.pdf.name, owner.pdf_pages = stored, info.pages
+            type(owner).objects.filter(pk=owner.pk).update(pdf=stored, pdf_pages=info.pages)
         return IngestJob.objects.create(
             game=game,
             extension=owner if kind != "base" else None,

@@ -15,6 +15,7 @@ from ninja.responses import Status
 from questions.auth import ASK_AUTH, ApiTokenAuth, SignedInSession
 from runtime.api_access import use_credentials
 from runtime.api_errors import api_refusal, error_body, validation_body
+from runtime.api_input import NulRefusingParser, UnreadableBody
 from runtime.ratelimit import too_many_requests_message
 from runtime.refusals import Refused
 
@@ -26,12 +27,14 @@ use_credentials(ApiTokenAuth(), SignedInSession())
 class OracleAPI(NinjaAPI):
     def get_openapi_schema(self, **kwargs):
         """Every operation that reads a body documents the 400 of a body that cannot be parsed
-        (ninja answers it before the view runs, in the one error shape)."""
+        (ninja answers it before the view runs, in the one error shape), once: ninja's codes are
+        integers, an operation's own 400 is one already."""
         schema = super().get_openapi_schema(**kwargs)
         for operations in schema["paths"].values():
             for operation in operations.values():
-                if "requestBody" in operation and "400" not in operation["responses"]:
-                    operation["responses"]["400"] = {
+                codes = {str(code) for code in operation["responses"]}
+                if "requestBody" in operation and "400" not in codes:
+                    operation["responses"][400] = {
                         "description": "Bad Request",
                         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}},
                     }
@@ -49,6 +52,7 @@ api = OracleAPI(
     ),
     urls_namespace="api",
     auth=ASK_AUTH,
+    parser=NulRefusingParser(),  # a NUL anywhere in the input: 422 naming the field
 )
 
 
@@ -81,6 +85,12 @@ def unauthenticated(request, exc: AuthenticationError):
 
 @api.exception_handler(HttpError)
 def http_error(request, exc: HttpError):
+    """Ninja answers any error of the parser's `parse_body` with its own 400 (in English): the
+    parser's two refusals (runtime/api_input.py) are its cause, answered here as they mean."""
+    if isinstance(exc.__cause__, ValidationError):  # a NUL in the body
+        return invalid_input(request, exc.__cause__)
+    if isinstance(exc.__cause__, UnreadableBody):
+        return unreadable_request(request, exc.__cause__)
     return api.create_response(request, error_body(str(exc)), status=exc.status_code)
 
 
@@ -108,7 +118,8 @@ def refused(request, exc: Refused):
 @api.exception_handler(TooManyFilesSent)
 def unreadable_request(request, exc: Exception):
     """A body Django cannot parse (a 5,000-character multipart filename, too many fields…),
-    raised while ninja's CSRF check reads the form: 400 in the one shape, not Django's page.
+    raised while ninja's CSRF check reads the form, or a JSON body that is not JSON: 400 in
+    the one shape and the client's language, not Django's page nor ninja's English sentence.
     Only the parser's own errors: any other SuspiciousOperation (a file path) goes on to
     Django, which logs it under django.security and answers 400 (JSON under /api/ by
     oracle_site.api_json_errors), without echoing its message."""

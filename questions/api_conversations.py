@@ -11,9 +11,9 @@ from django.utils.translation import gettext as _
 from ninja import Field, Router, Schema
 from ninja.pagination import paginate
 from ninja.responses import Status
-from pydantic import field_validator
+from pydantic import StrictInt, field_validator
 
-from runtime.api_errors import READ_ERRORS, Pagination
+from runtime.api_errors import READ_ERRORS, ErrorOut, Pagination
 from runtime.refusals import NotYours
 
 from .auth import ASK_AUTH, asking_user
@@ -71,7 +71,7 @@ class TurnOut(Schema):
 
 
 class FeedbackIn(Schema):
-    rating: int | None = Field(..., description="1 (👍), -1 (👎) or null to withdraw it")
+    rating: StrictInt | None = Field(..., description="1 (👍), -1 (👎) or null to withdraw it")  # not true nor "1"
     comment: str = Field("", max_length=2000)
 
     @field_validator("rating")
@@ -122,9 +122,11 @@ def list_turns(request, conversation_id: UUID):
     return current_turns(conversation).reverse()
 
 
-@router.delete("/conversations/{conversation_id}", response={204: None, **READ_ERRORS}, url_name="oracle-conversation-delete")
+@router.delete("/conversations/{conversation_id}", response={204: None, **READ_ERRORS, 403: ErrorOut},
+                url_name="oracle-conversation-delete")
 def delete_conversation(request, conversation_id: UUID):
-    """Delete it with its questions: its owner or staff (an anonymous one: staff only)."""
+    """Delete it with its questions: its owner or staff (an anonymous one: staff only; anyone
+    else who may see it gets 403)."""
     user = asking_user(request)
     conversation = visible_conversation(user, conversation_id)
     if not (user and (user.is_staff or user.pk == conversation.user_id)):
@@ -133,11 +135,12 @@ def delete_conversation(request, conversation_id: UUID):
     return Status(204, None)
 
 
-@router.put("/ask/{question_id}/feedback", response={200: FeedbackOut, **READ_ERRORS}, url_name="oracle-ask-feedback")
+@router.put("/ask/{question_id}/feedback", response={200: FeedbackOut, **READ_ERRORS, 403: ErrorOut, 409: ErrorOut},
+             url_name="oracle-ask-feedback")
 def give_feedback(request, question_id: UUID, payload: FeedbackIn):
     """👍 (1) or 👎 (-1) and an optional comment on an answer, by whoever asked it (an
     anonymous question: an anonymous visitor with its id, not a signed-in player); staff read
-    others' feedback, never give it."""
+    others' feedback, never give it (403). 409 while the answer is being written."""
     question = rate_answer(Asker.of(request), question_id, rating=payload.rating, comment=payload.comment)
     return {
         "questionId": question.pk,

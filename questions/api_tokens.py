@@ -22,6 +22,7 @@ from ninja import Field, Router, Schema
 from ninja.pagination import paginate
 from ninja.responses import Status
 from ninja.security import HttpBasicAuth
+from pydantic import StrictInt
 
 from runtime.api_errors import READ_ERRORS, ErrorOut, Pagination
 
@@ -93,8 +94,8 @@ class NewTokenOut(TokenOut):
 
 class TokenIn(Schema):
     name: str = Field("", max_length=100)
-    expiresInDays: int | None = Field(None, ge=1, le=MAX_LIFETIME_DAYS,
-                                      description="Days the token lives; absent: API_TOKEN_LIFETIME_DAYS, else never.")
+    expiresInDays: StrictInt | None = Field(None, ge=1, le=MAX_LIFETIME_DAYS,  # a number: not true nor "30"
+                                            description="Days the token lives; absent: API_TOKEN_LIFETIME_DAYS, else never.")
 
 
 @router.get("", response={200: list[TokenOut], **READ_ERRORS}, url_name="oracle-tokens")

@@ -178,6 +178,6 @@ def _not_started(question_id, emit: Emit, exc: Exception, what: str) -> bool:
     """The answer is not started: logged, released, and the listener told why; False."""
     log.exception("question %s could not be %s", question_id, what)
     answers.release(question_id)
-    emit("error", {"message": gettext("L'Oracle n'a pas pu enregistrer la question : %(error)s") % {"error": exc},
+    emit("error", {"message": gettext("L'Oracle n'a pas pu enregistrer la question. Réessayez dans un instant."),
                    "questionId": str(question_id)})  # fmt: skip
     return False
