@@ -75,6 +75,8 @@ def create_ingest(request, pdf: File[UploadedFile], data: Form[IngestIn]):
     scheduled, queued or running (409: cancel it or wait for its end). Without `language`, a new
     booklet's language is detected from its text when it is read."""
     when = None
+    if data.start_later and not data.scheduled_start_at:
+        raise invalid_field("scheduled_start_at", _("Un démarrage planifié a besoin de sa date et de son heure."))
     if data.scheduled_start_at:
         try:
             when = parse_start_at(data.scheduled_start_at)
@@ -108,7 +110,8 @@ def create_ingest(request, pdf: File[UploadedFile], data: Form[IngestIn]):
 
 
 def parse_start_at(value: str) -> datetime:
-    """ISO 8601 with a zone, in the future, at most 7 days ahead (else ValueError → 422)."""
+    """ISO 8601 (without a zone: the site's time), in the future, at most 7 days ahead (else
+    ValueError → 422)."""
     try:
         when = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:

@@ -54,10 +54,12 @@ class CancelledIngest:
 
 
 def validate_start_at(when: datetime, now: datetime | None = None) -> datetime:
-    """Check a requested start time: aware, in the future, at most 7 days ahead."""
+    """Check a requested start time: in the future, at most 7 days ahead. A time without a zone
+    is the site's (TIME_ZONE), as every page shows times and as the wizard's admin types it,
+    whatever their browser's zone; on a daylight-saving night, zoneinfo's first reading."""
     now = now or timezone.now()
     if when.tzinfo is None:
-        raise InvalidStartTime(_("L'heure de démarrage doit préciser son fuseau horaire."))
+        when = timezone.make_aware(when)
     if when <= now:
         raise InvalidStartTime(_("L'heure de démarrage doit être dans le futur."))
     if when > now + MAX_SCHEDULE_AHEAD:

@@ -4,14 +4,18 @@ from datetime import datetime
 from typing import Literal
 from uuid import UUID
 
+from django.utils.translation import gettext as _
 from ninja import Field, Schema
+from pydantic import field_validator
 
 from games.models import BOOKLET_KINDS
 
 
 class IngestIn(Schema):
     """Bounded as the models are (names 200, language 8, BGG ids positive 32-bit): checked
-    here, before the database, with a 422 naming the field."""
+    here, before the database, with a 422 naming the field. A name left empty is not given;
+    one of spaces only is refused, as `POST /api/games` refuses it. (A NUL character in any
+    field: runtime/api_input.py.)"""
 
     game_id: UUID | None = None
     new_game_name: str = Field("", max_length=200)
@@ -20,7 +24,16 @@ class IngestIn(Schema):
     # Empty: a new booklet's language is detected from its text (ingest.coordinator).
     language: str = Field("", max_length=8, pattern=r"^([a-z]{2,3}(-[A-Za-z0-9]{2,4})?)?$", examples=["fr", "en"])
     bgg_id: int | None = Field(None, ge=1, le=2**31 - 1)
-    scheduled_start_at: str = Field("", max_length=40)  # ISO 8601 with a zone, at most 7 days ahead
+    scheduled_start_at: str = Field("", max_length=40)  # ISO 8601 (no zone: the site's), at most 7 days ahead
+    # A later start is asked (the wizard's « Planifier le démarrage »): `scheduled_start_at` is then required.
+    start_later: bool = False
+
+    @field_validator("new_game_name", "name")
+    @classmethod
+    def not_blank(cls, value: str) -> str:
+        if value and not value.strip():
+            raise ValueError(_("le nom est vide"))
+        return value
 
 
 class IngestAccepted(Schema):

@@ -8,6 +8,7 @@ const gameSelect = document.getElementById("game-select");
 const kindSelect = document.getElementById("kind-select");
 const scheduleToggle = document.getElementById("schedule-toggle");
 const scheduleField = document.getElementById("schedule-field");
+const scheduledStart = document.getElementById("scheduled-start");
 const errorBox = document.getElementById("ingest-error");
 
 function syncFields() {
@@ -18,7 +19,9 @@ function syncFields() {
   const base = kindSelect.value === "base";
   form.elements.name.required = !base;
   scheduleField.hidden = !scheduleToggle.checked;
+  scheduledStart.required = scheduleToggle.checked; // a ticked box without a date is refused before sending
 }
+
 [gameSelect, kindSelect, scheduleToggle].forEach((input) => input.addEventListener("change", syncFields));
 syncFields();
 
@@ -29,8 +32,13 @@ form.addEventListener("submit", async (event) => {
   for (const [key, value] of [...data.entries()]) {
     if (value === "") data.delete(key); // optional fields left empty are not sent
   }
-  const start = document.getElementById("scheduled-start").value;
-  if (scheduleToggle.checked && start) data.set("scheduled_start_at", new Date(start).toISOString());
+  if (scheduleToggle.checked) {
+    if (!scheduledStart.value) {
+      scheduledStart.reportValidity();
+      return;
+    }
+    data.set("scheduled_start_at", scheduledStart.value); // as typed, no zone: the server reads it in the site's
+  }
   const submit = document.getElementById("ingest-submit");
   submit.disabled = true;
   try {

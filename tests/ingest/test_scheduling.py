@@ -30,9 +30,9 @@ def in_hours(hours: float) -> datetime:
     [
         (lambda: timezone.now() - timedelta(minutes=1), "futur"),
         (lambda: timezone.now() + timedelta(days=7, minutes=1), "7 jours"),
-        (lambda: datetime.now() + timedelta(hours=1), "fuseau"),
+        (lambda: timezone.localtime().replace(tzinfo=None) - timedelta(minutes=1), "futur"),  # the site's time
     ],
-    ids=["past", "more-than-7-days", "no-time-zone"],
+    ids=["past", "more-than-7-days", "past-without-a-zone"],
 )
 def test_start_times_outside_the_next_seven_days_are_refused(when, message):
     with pytest.raises(InvalidStartTime, match=message):
@@ -42,6 +42,12 @@ def test_start_times_outside_the_next_seven_days_are_refused(when, message):
 def test_a_start_time_within_seven_days_is_accepted():
     when = timezone.now() + timedelta(days=6, hours=23)
     assert validate_start_at(when) == when
+
+
+def test_a_start_time_without_a_zone_is_the_sites(settings):
+    settings.TIME_ZONE = "America/New_York"
+    site = timezone.localtime(timezone.now() + timedelta(hours=5)).replace(microsecond=0)
+    assert validate_start_at(site.replace(tzinfo=None)) == site
 
 
 def test_scheduling_puts_the_job_on_hold_with_a_stored_one_off_schedule():
