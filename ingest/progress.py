@@ -2,8 +2,8 @@
 
 The worker emits (`Reporter`; each stored event is also published to the job's channel-layer
 group, `IngestJob.emit`); the web process streams (`event_stream`): it subscribes to that
-group, replays the stored events after `Last-Event-ID`, then relays the live ones until
-`done` or `error`.
+group, replays the stored events after `Last-Event-ID`, then relays the live ones until the
+job's last `done` or `error` (one followed by a `retry`, the job relaunched, is not its last).
 Event names and fields are the wizard's contract (docs/ingestion.md).
 """
 
@@ -15,12 +15,13 @@ import logging
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import AsyncIterator, Callable
 
 from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -170,6 +171,11 @@ def _events_after(job_id, last_id: int, limit: int = REPLAY_PAGE) -> list[Ingest
     return list(IngestEvent.objects.filter(job_id=job_id, pk__gt=last_id).order_by("pk")[:limit])
 
 
+def _relaunched_after(job_id, event_id: int) -> bool:
+    """A `retry` was stored after this event: the job ran again after that `done` or `error`."""
+    return IngestEvent.objects.filter(job_id=job_id, pk__gt=event_id, event="retry").exists()
+
+
 def _job_finished(job_id) -> bool:
     """Over, or gone with its booklet (deleted while a client followed it)."""
     over = [IngestJob.Status.DONE, IngestJob.Status.ERROR, IngestJob.Status.CANCELLED]
@@ -185,8 +191,8 @@ class Relay:
         self.reads = 0  # database reads of stored events (the tests count them)
 
     async def stored(self) -> list[str]:
-        """Every stored event after the last one sent; ends the stream on a final event, or
-        when the job is gone without one (a cancelled scheduled upload is deleted)."""
+        """Every stored event after the last one sent; ends the stream on the job's last final
+        event, or when the job is gone without one (a cancelled scheduled upload is deleted)."""
         out: list[str] = []  # a long job's replay: a few thousand short lines at most
         while not self.ended:
             # Read the status before the events: a job that ended has stored its last event.
@@ -194,7 +200,7 @@ class Relay:
             rows = await sync_to_async(_events_after)(self.job_id, self.last_id)
             self.reads += 1
             for row in rows:
-                out.append(await self.send(row.pk, row.event, row.data))
+                out.append(await self.send(row.pk, row.event, row.data, row.created_at))
                 if self.ended:
                     break
             if len(rows) < REPLAY_PAGE:
@@ -211,13 +217,20 @@ class Relay:
             # The job's event before this one was not sent: the layer dropped it on the way (a
             # full channel). Everything up to this one is stored: read it, in order.
             return await self.stored()
-        return [await self.send(int(event.id), event.name, data)]
+        return [await self.send(int(event.id), event.name, data, timezone.now())]  # stored a moment ago
 
-    async def send(self, event_id: int, name: str, data: dict) -> str:
+    async def send(self, event_id: int, name: str, data: dict, at: datetime) -> str:
+        """One event, with `at`, when it was stored: a page opened later counts its estimate
+        down from then. A final event ends the stream unless the job was relaunched after it:
+        that one is sent with `relaunched` (the page goes on to the new run)."""
         self.last_id = event_id
+        data = {**data, "at": at.isoformat(timespec="milliseconds")}
         if name == "done" and self.on_done is not None:
             await sync_to_async(self.on_done)()
-        self.ended = name in FINAL_EVENTS
+        if name in FINAL_EVENTS and await sync_to_async(_relaunched_after)(self.job_id, event_id):
+            data["relaunched"] = True
+        else:
+            self.ended = name in FINAL_EVENTS
         return _format(event_id, name, data)
 
 

@@ -1,5 +1,7 @@
 // One ingest job's live progress: replays the stored events (EventSource sends Last-Event-ID
 // on reconnection, and a page reload replays from the start), so the view survives reloads.
+// The status the server rendered is the job's once the events stored by then are replayed: only
+// later ones change it (after a replay, the last `act` may be of a run now paused or requeued).
 
 import { csrfToken, errorMessage, hourMinute, readJsonScript } from "./common.js";
 import { attachCancelButtons } from "./ingest_cancel.js";
@@ -18,22 +20,48 @@ const language = (document.documentElement.lang || "fr").slice(0, 2);
 const messageOf = (data) => data.messages?.[language] || data.message;
 const rates = readJsonScript("ingest-rates");
 const pages = Number(root.dataset.pages) || 0;
-const progressOf = {}; // act → its last `act` event
-let remaining = null; // {seconds, at}: the last estimate and when it was made
+const renderedUpTo = Number(root.dataset.lastEvent) || 0; // the last event stored when the page was rendered
+let live = false; // the event being handled came after the page was rendered
+let progressOf = {}; // act → its last `act` event
+let actElapsed = {};
+let remaining = null; // {seconds, at}: the last estimate and when its event was stored
+
+function newRow(act) {
+  const row = document.createElement("li");
+  row.className = "act";
+  row.dataset.act = act;
+  row.innerHTML = '<span class="act-state" aria-hidden="true"></span><span class="act-label"></span>'
+    + '<span class="act-counts"></span><span class="act-elapsed"></span><progress max="1" value="0"></progress>';
+  return row;
+}
 
 function actRow(data) {
   const key = data.act || data.label;
   let row = acts.querySelector(`[data-act="${CSS.escape(key)}"]`);
   if (!row) {
-    row = document.createElement("li");
-    row.className = "act";
-    row.dataset.act = key;
-    row.innerHTML = '<span class="act-state" aria-hidden="true"></span><span class="act-label"></span>'
-      + '<span class="act-counts"></span><span class="act-elapsed"></span><progress max="1" value="0"></progress>';
+    row = newRow(key);
     acts.appendChild(row);
   }
   row.hidden = false; // OCR's row shows only when OCR runs
   return row;
+}
+
+// A relaunched job starts over: every act to come again, as the server renders a queued job.
+function resetActs() {
+  acts.replaceChildren(...Object.entries(actLabels).map(([act, label]) => {
+    const row = newRow(act);
+    row.dataset.state = "pending";
+    row.querySelector(".act-state").textContent = "·";
+    row.querySelector(".act-label").textContent = label;
+    row.querySelector(".act-elapsed").textContent = strings.toCome;
+    row.hidden = act === "ocr"; // shown only if OCR runs
+    return row;
+  }));
+  progressOf = {};
+  actElapsed = {};
+  remaining = null;
+  elapsedLabel.textContent = "";
+  document.getElementById("overall-progress").value = 0;
 }
 
 function formatSeconds(seconds) {
@@ -60,19 +88,21 @@ function showAct(data) {
   row.querySelector(".act-elapsed").textContent = formatSeconds(data.elapsed);
   if (typeof data.elapsed === "number") actElapsed[row.dataset.act] = data.elapsed;
   elapsedLabel.textContent = formatSeconds(Object.values(actElapsed).reduce((a, b) => a + b, 0));
-  setStatus("running", strings.running);
+  if (live) setStatus("running", strings.running);
   clearScheduled();
   if (data.act) progressOf[data.act] = data;
-  showOverall();
+  showOverall(data.at);
 }
 
 // The overall bar and « environ N min restantes »: the acts' progress and elapsed time so far,
 // the acts still to come at the pace of earlier jobs (ingest_estimate.js).
-function showOverall() {
+function showOverall(at) {
   const result = estimate(progressOf, rates, pages);
   const bar = document.getElementById("overall-progress");
   bar.value = result.fraction;
-  remaining = { seconds: result.remainingS, at: Date.now() };
+  // Counted from when the event was stored (`at`), not from its replay after a reload; never
+  // from the future (a browser clock behind the server's).
+  remaining = { seconds: result.remainingS, at: Math.min(Date.parse(at) || Date.now(), Date.now()) };
   showRemaining();
 }
 
@@ -107,11 +137,30 @@ function showLanguage(data) {
   fix.hidden = !offer;
   panel.hidden = false;
 }
-const actElapsed = {};
 
+// The job's status, its label, and what goes with it: « Annuler l'ingestion » while it is queued
+// or running; the time left counts down only while it runs (showRemaining), is estimated again
+// once queued, and says nothing while the job waits for its start (an ended job hides it).
 function setStatus(status, label) {
   root.dataset.status = status;
   statusLabel.textContent = label;
+  document.getElementById("stop-slot").hidden = !["queued", "running"].includes(status);
+  if (status === "queued") document.getElementById("remaining").textContent = strings.estimating;
+  if (status === "scheduled") document.getElementById("remaining").textContent = "";
+}
+
+// « 17:31 », with its day when it is not today: « 17:31 (lundi 7 décembre) », in the site's time
+// zone and the page's language, as the server writes it (ingest.views.start_time).
+function startTime(iso) {
+  const date = new Date(iso);
+  const time = hourMinute(iso, timeZone);
+  if (Number.isNaN(date.getTime())) return time;
+  const zone = timeZone || undefined;
+  const dayOf = (d) => new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(d);
+  if (dayOf(date) === dayOf(new Date())) return time;
+  const parts = new Intl.DateTimeFormat(language, { timeZone: zone, weekday: "long", day: "numeric", month: "long" }).formatToParts(date);
+  const part = (type) => parts.find((p) => p.type === type)?.value || "";
+  return `${time} (${part("weekday")} ${part("day")} ${part("month")})`;
 }
 
 function clearScheduled() {
@@ -124,10 +173,10 @@ function showResting(data) {
   panel.className = "scheduled-panel reason-quota";
   const text = document.createElement("p");
   text.className = "resting";
-  text.textContent = `${strings.resting.replace("HH:MM", hourMinute(data.retryAt || data.resetAt, timeZone))}`;
+  text.textContent = strings.resting.replace("HH:MM", startTime(data.retryAt || data.resetAt));
   panel.appendChild(text);
   slot.replaceChildren(panel);
-  setStatus("scheduled", statusLabel.textContent);
+  if (live) setStatus("scheduled", strings.scheduled);
 }
 
 function showPlanned(data) {
@@ -136,7 +185,7 @@ function showPlanned(data) {
   panel.className = "scheduled-panel reason-user";
   const text = document.createElement("p");
   text.className = "planned";
-  text.textContent = `${strings.planned.replace("HH:MM", hourMinute(data.scheduledAt, timeZone))}`;
+  text.textContent = strings.planned.replace("HH:MM", startTime(data.scheduledAt));
   const cancel = document.createElement("button");
   cancel.type = "button";
   cancel.className = "secondary cancel-scheduled";
@@ -154,12 +203,20 @@ function addWarning(data) {
 
 function finish(kind, data, source) {
   source.close();
-  document.getElementById("stop-slot").hidden = true;
   document.getElementById("overall").hidden = true;
   acts.querySelectorAll(".act[hidden]").forEach((row) => row.remove()); // acts that did not run (OCR)
   if (kind === "error" && data.cancelled) kind = "cancelled"; // a job stopped on request
   acts.querySelectorAll('.act:not([data-state="done"])').forEach((row) => {
-    if (kind === "done") { row.dataset.state = "done"; row.querySelector(".act-state").textContent = "✓"; }
+    if (kind === "done") {
+      row.dataset.state = "done";
+      row.querySelector(".act-state").textContent = "✓";
+    } else if (row.dataset.state === "pending") {
+      row.remove(); // failed or cancelled: an act it will not reach is not promised
+    } else {
+      row.dataset.state = "stopped"; // the act it stopped in
+      row.querySelector(".act-state").textContent = "✕";
+      row.querySelector(".act-elapsed").textContent = strings.stopped;
+    }
   });
   if (kind === "done") {
     setStatus("done", strings.done);
@@ -182,17 +239,27 @@ function listen() {
     if (!(event instanceof MessageEvent)) return; // a transport error, not the job's `error` event
     let data = {};
     try { data = JSON.parse(event.data || "{}"); } catch { /* keep {} */ }
+    live = Number(event.lastEventId) > renderedUpTo;
     handler(data);
+    root.dataset.shownEvent = event.lastEventId; // the browser tests wait for a replay's end on it
   });
   on("act", showAct);
   on("warning", addWarning);
   on("language", showLanguage);
   on("quota_pause", showResting);
   on("scheduled", (data) => (data.reason === "quota" ? showResting(data) : showPlanned(data)));
-  on("resumed", () => { clearScheduled(); setStatus("queued", strings.queued); });
-  on("retry", () => { document.getElementById("job-error").hidden = true; setStatus("queued", strings.queued); });
+  on("resumed", () => { clearScheduled(); if (live) setStatus("queued", strings.queued); });
+  on("retry", () => {
+    // Relaunched: the page follows the new run, not the one that failed or was cancelled.
+    ["job-error", "job-done", "job-cancelled"].forEach((id) => { document.getElementById(id).hidden = true; });
+    document.getElementById("overall").hidden = false;
+    clearScheduled();
+    resetActs();
+    if (live) setStatus("queued", strings.queued);
+  });
   on("done", (data) => finish("done", data, source));
-  on("error", (data) => finish("error", data, source));
+  // An `error` the job was relaunched after (replayed) is not its end: its `retry` follows.
+  on("error", (data) => { if (!data.relaunched) finish("error", data, source); });
   on("cancelled", (data) => finish("cancelled", data, source));
   source.addEventListener("error", async (event) => {
     if (event instanceof MessageEvent) return;
