@@ -11,7 +11,7 @@ from ingest.models import IngestJob
 from tests.e2e.booklets import pdf_of_pages
 from tests.e2e.conftest import open_signed_in
 
-pytestmark = [pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 PAGES = {1: "Les Voltigeurs\n" + "Chaque joueur commence avec trois jetons Vent et une carte Cap. " * 5}
 
 
