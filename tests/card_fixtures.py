@@ -55,6 +55,15 @@ def make_catalog(slug: str, card_game: str, path: Path, embedder, decklists=()) 
 
 
 @pytest.fixture
+def magic_catalog(db) -> Game:
+    """Magic with the Dominaria cards imported, not embedded: what the deck routes and the
+    card lookups need when no search runs."""
+    game = GameFactory(name="Magic", slug="magic", card_game=Game.CardGame.MTG)
+    import_cards(game, DOMINARIA)
+    return game
+
+
+@pytest.fixture
 def dominaria(db, card_embedder) -> Game:
     """Magic with the 265 Dominaria cards (Standard-legal in this data, French names)."""
     return make_catalog("magic", Game.CardGame.MTG, DOMINARIA, card_embedder, DECKLISTS)

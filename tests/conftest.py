@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.card_fixtures import card_embedder  # noqa: F401  (one per session: see its docstring)
+from tests.card_fixtures import card_embedder, magic_catalog  # noqa: F401  (card_embedder: one per session, see its docstring)
 from tests.factories import StaffFactory, UserFactory
 from tests.support.daphne import live_daphne, live_daphne_asgi, live_daphne_env, module_daphne  # noqa: F401  (shared fixtures)
 

@@ -7,9 +7,7 @@ import json
 
 import pytest
 
-from games.card_import import import_cards
 from games.deck_requests import DeckAnswer
-from tests.card_fixtures import DOMINARIA
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
@@ -18,10 +16,8 @@ PASTED = "4 Opt\nShivan Fire\n-2 Academy Drake\nfour Llanowar Elves\n4 Shivan Fi
 
 
 @pytest.fixture
-def magic(db):
-    game = GameFactory(name="Magic", slug="magic", card_game="mtg")
-    import_cards(game, DOMINARIA)
-    return game
+def magic(magic_catalog):
+    return magic_catalog
 
 
 @pytest.fixture

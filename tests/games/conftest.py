@@ -1,18 +1,8 @@
-"""Fixtures shared by the card API tests: the Dominaria catalog and a signed-in player."""
+"""Fixtures shared by the card API tests: a signed-in player (the Dominaria catalog,
+`magic_catalog`, is in tests/card_fixtures.py)."""
 
 import pytest
 from django.test import Client
-
-from games.card_import import import_cards
-from tests.card_fixtures import DOMINARIA
-from tests.factories import GameFactory
-
-
-@pytest.fixture
-def magic_catalog(db):
-    game = GameFactory(name="Magic", slug="magic", card_game="mtg")
-    import_cards(game, DOMINARIA)
-    return game
 
 
 @pytest.fixture

@@ -6,12 +6,9 @@ import pytest
 from asgiref.sync import async_to_sync
 from django.core.asgi import get_asgi_application
 
-from games.card_import import import_cards
-from games.models import Game
 from oracle_site.body_limit import BodySizeLimit
 from questions.rendering import render_answer
-from tests.card_fixtures import DOMINARIA
-from tests.factories import GameFactory, IngestJobFactory
+from tests.factories import IngestJobFactory
 
 from .test_body_limits import _call
 
@@ -28,10 +25,8 @@ def assert_refused_as_json(response, *statuses):
 
 
 @pytest.fixture
-def magic(db):
-    game = GameFactory(name="Dominaria", card_game=Game.CardGame.MTG)
-    import_cards(game, DOMINARIA)  # a catalog (not embedded): the deck routes need one
-    return game
+def magic(magic_catalog):
+    return magic_catalog  # the deck routes need a catalog
 
 
 @pytest.mark.parametrize("line", [f"{NINES} Lightning Bolt", f"SB: {NINES}x Opt", f"{NINES}"], ids=["main", "sideboard", "bare"])
