@@ -137,7 +137,8 @@ def _public(check: dict) -> dict:
     return health.public(check)
 
 
-@api.get("/health", response={200: HealthOut, 503: HealthOut}, tags=["health"], auth=None)
+# HEAD too: uptime monitors probe with it (the status alone; daphne sends no body).
+@api.api_operation(["GET", "HEAD"], "/health", response={200: HealthOut, 503: HealthOut}, tags=["health"], auth=None)
 def get_health(request):
     """Each component with its status and latency; 503 when one is down. The details (paths
     under var/, backend errors) are for staff only; anyone else sees statuses."""

