@@ -10,6 +10,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -161,12 +162,16 @@ def guess_date(comments: list[str]) -> dt.date | None:
 
 
 def import_decklist(
-    game: Game, path: Path, format: str = "", date: dt.date | None = None, name: str = ""
+    game: Game, path: Path, format: str = "", date: dt.date | None = None, name: str = "",
+    on_unread: Callable[[list[str]], None] | None = None,
 ) -> Decklist:
     """Create or replace (same name) a tournament decklist; the format and date come from the
-    arguments, else from the list's comment lines."""
+    arguments, else from the list's comment lines. The lines the parser could not read are
+    left out and handed to `on_unread` (the command names them)."""
     path = Path(path)
     parsed = parse_decklist_text(path.read_text(encoding="utf-8"))
+    if parsed.unread and on_unread is not None:
+        on_unread(parsed.unread)
     deck_format = (format or guess_format(parsed.comments)).lower()
     if not deck_format:
         raise ValueError(f"{path.name}: no format given and none found in its comments")

@@ -44,6 +44,16 @@ def test_import_command_indexes_meta_chunks_tagged_tournament_deck(db, capsys):
     assert "60 + 15 cards" in capsys.readouterr().out
 
 
+def test_import_command_names_the_lines_it_left_out(db, tmp_path, capsys):
+    GameFactory(name="Magic", slug="magic", card_game="mtg")
+    path = tmp_path / "deck.txt"
+    path.write_text("4 Opt\nShivan Fire\n2 Shock\n")
+    call_command("import_decklists", "magic", str(path), "--format", "standard", "--no-index")
+    captured = capsys.readouterr()
+    assert "deck.txt: line not read, left out: Shivan Fire" in captured.err
+    assert "6 + 0 cards" in captured.out
+
+
 def test_reimporting_a_list_replaces_it(db, tmp_path):
     game = GameFactory(name="Magic", slug="magic", card_game="mtg")
     path = tmp_path / "deck.txt"

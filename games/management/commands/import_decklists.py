@@ -1,6 +1,7 @@
 """`manage.py import_decklists GAME FILE…`: tournament decklists as `[META]` chunks."""
 
 import datetime as dt
+from functools import partial
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -25,7 +26,7 @@ class Command(BaseCommand):
         game = find_game(game)
         for path in files:
             try:
-                deck = import_decklist(game, path, format=format, date=date)
+                deck = import_decklist(game, path, format=format, date=date, on_unread=partial(self.unread, path))
             except (OSError, ValueError) as exc:
                 raise CommandError(str(exc)) from exc
             main = sum(q for q, _ in deck.sections.get("main", []))
@@ -35,3 +36,9 @@ class Command(BaseCommand):
         self.stdout.write(f"{embedded} decklists embedded.")
         if not no_index:
             index_now(self, game)
+
+    def unread(self, path: Path, lines: list[str]) -> None:
+        """Lines left out of the list (no count, not a known heading): named, so the list
+        imported is not taken for the file."""
+        for line in lines:
+            self.stderr.write(f"{path.name}: line not read, left out: {line[:80]}")
