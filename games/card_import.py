@@ -14,7 +14,9 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
+from collections import Counter
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
@@ -30,6 +32,21 @@ from .terms import learn_card_terms
 
 MTG_SKIPPED_LAYOUTS = {"token", "double_faced_token", "art_series", "emblem", "vanguard", "scheme", "planar"}
 FAB_PITCH_COLORS = {1: "red", 2: "yellow", 3: "blue"}
+# Fields only one game's files have. Every reader takes any record with a name, so a file of
+# another game (a Riftbound CSV given to Magic, a Scryfall file to Flesh and Blood) would be
+# read as cards with a name and nothing else: the first SHAPE_SAMPLE records are checked first.
+SHAPE_MARKERS = {
+    "mtg": {"type_line", "card_faces", "oracle_id", "oracle_text", "mana_cost",  # Scryfall
+            "types", "manaCost", "foreignData", "scryfallOracleId"},  # MTGJSON
+    "fab": {"pitch", "class", "talent", "defense", "legal_heroes"},
+    "riftbound": {"domains", "might", "tags"},
+}  # fmt: skip
+SHAPE_SAMPLE = 100
+EXPECTED_SHAPE = {
+    "mtg": "a Scryfall bulk file or an MTGJSON set file",
+    "fab": "our JSON list or CSV (name, type, pitch…)",
+    "riftbound": "our JSON list or CSV (name, type, domains…)",
+}
 CARD_FIELDS = [
     "name", "name_fr", "search_name", "search_name_fr", "cost", "type_line", "text", "text_fr",
     "colors", "color_identity", "legal_formats", "set_code", "set_name", "rarity", "attributes",
@@ -47,6 +64,7 @@ class ImportReport:
     updated: int = 0
     unchanged: int = 0
     terms: int = 0  # French ↔ English terms learnt from the cards' two texts (games.terms)
+    repeats: int = 0  # records of a card already read from the same file, left out
     errors: list[str] = field(default_factory=list)
 
 
@@ -301,6 +319,36 @@ def _common_card(record: dict, name: str, type_line: str, attributes: dict) -> d
     }
 
 
+def _markers(record: dict) -> set[str]:
+    """The games whose own fields the record fills."""
+    filled = {key for key, value in record.items() if value not in ("", [], {})}
+    return {game for game, fields in SHAPE_MARKERS.items() if filled & fields}
+
+
+def _fits(record: dict, card_game: str) -> bool:
+    """A Magic card has Scryfall's or MTGJSON's fields; our Flesh and Blood and Riftbound
+    columns are mostly optional, so a card of theirs only has to not be another game's."""
+    games = _markers(record)
+    return card_game in games or (card_game != "mtg" and not games)
+
+
+def _of_the_game(records: Iterable[dict], card_game: str, path: Path) -> Iterator[dict]:
+    """The records, once the first SHAPE_SAMPLE are found to be mostly the game's: a file of
+    another shape is refused before anything is written."""
+    records = iter(records)
+    sample = list(islice(records, SHAPE_SAMPLE))
+    unfit = [record for record in sample if not _fits(record, card_game)]
+    if len(unfit) * 2 > len(sample):
+        looks = Counter(game for record in unfit for game in _markers(record) if game != card_game)
+        like = f" (they look like {Game.CardGame(looks.most_common(1)[0][0]).label} cards)" if looks else ""
+        raise CardFileError(
+            f"{path.name}: {len(unfit)} of its first {len(sample)} cards are not {Game.CardGame(card_game).label} "
+            f"cards{like}; expected {EXPECTED_SHAPE[card_game]} (docs/cards.md)"
+        )
+    yield from sample
+    yield from records
+
+
 def normalised_cards(game: Game, path: Path, errors: list[str] | None = None) -> Iterator[dict]:
     """The file's cards; the rows left out are described in `errors`."""
     readers = {"mtg": mtg_records, "fab": fab_records, "riftbound": riftbound_records}
@@ -308,11 +356,27 @@ def normalised_cards(game: Game, path: Path, errors: list[str] | None = None) ->
         raise CardFileError(f"{game.name} is not a card game (set its card game first)")
     errors = [] if errors is None else errors
     try:
-        yield from readers[game.card_game](_well_formed(read_records(path), path, errors))
+        records = _of_the_game(_well_formed(read_records(path), path, errors), game.card_game, path)
+        yield from readers[game.card_game](records)
+    except UnicodeDecodeError:  # a PDF, a Latin-1 CSV: the error's repr would hold the file's bytes
+        raise CardFileError(f"{path.name}: not UTF-8 text (a card file is JSON or CSV saved as UTF-8)") from None
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, CardFileError):
             raise
         raise CardFileError(f"{path.name}: unexpected card record ({exc!r}); see docs/cards.md") from exc
+
+
+def first_of_each(cards: Iterable[dict], report: ImportReport) -> Iterator[dict]:
+    """A card repeated in one file (a reprint in another set) is taken from its first record:
+    taking each in turn would count it created then updated, and rewrite it twice at each
+    re-import of the same file."""
+    seen: set[str] = set()
+    for card in cards:
+        if card["key"] in seen:
+            report.repeats += 1
+            continue
+        seen.add(card["key"])
+        yield card
 
 
 # --- Writing rows ---------------------------------------------------------------------------
@@ -338,7 +402,8 @@ def import_cards(game: Game, path: Path, progress: Callable[[int], None] | None 
         for key, pk, attrs in Card.objects.filter(game=game).values_list("key", "id", "attributes")
     }
     try:
-        _write_batches(game, normalised_cards(game, Path(path), report.errors), existing, report, progress, batch_size)
+        cards = first_of_each(normalised_cards(game, Path(path), report.errors), report)
+        _write_batches(game, cards, existing, report, progress, batch_size)
     finally:  # a file that fails half-way leaves its first batches written: they are indexed too
         with transaction.atomic():
             mark_changed(card_collection(game))

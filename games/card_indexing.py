@@ -112,54 +112,65 @@ def text_hash(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
-def embed_pending_cards(game: Game, embedder, batch_size: int = 64, progress=None) -> int:
-    """Embed (dense + sparse) the cards of `game` that have no vector yet; returns how many.
+def _card_texts(card: Card) -> tuple[str, str]:
+    payload = card_payload(card)
+    return payload["text"], card_search_text(payload)
+
+
+def _decklist_texts(deck: Decklist) -> tuple[str, str]:
+    text = decklist_payload(deck)["text"]
+    return text, text
+
+
+def _embed_rows(rows, texts, embedder, collection: str, batch_size: int = 64, progress=None) -> int:
+    """Embed `rows` (dense vector of their passage text, sparse of their search text), saving
+    each batch as soon as its vectors are back: an embedder failing later keeps the batches
+    done, and a row keeps its old vector until its new one is written.
 
     Batches are sorted by text length so that padding inside a batch stays small."""
-    pending = list(Card.objects.filter(game=game, dense__isnull=True).only("id"))
-    rows = sorted(Card.objects.filter(pk__in=[c.pk for c in pending]), key=lambda c: len(c.text))
+    items = sorted(((row, *texts(row)) for row in rows), key=lambda item: len(item[1]))
     done = 0
-    for start in range(0, len(rows), batch_size):
-        batch = rows[start : start + batch_size]
-        payloads = [card_payload(card) for card in batch]
-        vectors = embedder.embed_passages([p["text"] for p in payloads])
-        for card, payload, vector in zip(batch, payloads, vectors):
-            card.dense_vector = vector
-            card.sparse = document_vector(card_search_text(payload)).as_dict()
-            card.embedder = embedder.name
-            card.indexed = False
+    for start in range(0, len(items), batch_size):
+        batch = items[start : start + batch_size]
+        vectors = embedder.embed_passages([passage for _, passage, _ in batch])
+        for (row, _, search_text), vector in zip(batch, vectors):
+            row.dense_vector = vector
+            row.sparse = document_vector(search_text).as_dict()
+            row.embedder = embedder.name
+            row.indexed = False
+        saved = [row for row, _, _ in batch]
         with transaction.atomic():
-            Card.objects.bulk_update(batch, ["dense", "sparse", "embedder", "indexed"])
-            mark_changed(card_collection(game))
+            type(saved[0]).objects.bulk_update(saved, ["dense", "sparse", "embedder", "indexed"])
+            mark_changed(collection)
         done += len(batch)
         if progress:
-            progress(done, len(rows))
+            progress(done, len(items))
     return done
 
 
+def embed_pending_cards(game: Game, embedder, batch_size: int = 64, progress=None) -> int:
+    """Embed the cards of `game` that have no vector yet; returns how many."""
+    rows = Card.objects.filter(game=game, dense__isnull=True)
+    return _embed_rows(rows, _card_texts, embedder, card_collection(game), batch_size, progress)
+
+
 def embed_pending_decklists(game: Game, embedder) -> int:
-    decks = list(Decklist.objects.filter(game=game, dense__isnull=True))
-    if not decks:
-        return 0
-    payloads = [decklist_payload(deck) for deck in decks]
-    vectors = embedder.embed_passages([p["text"] for p in payloads])
-    for deck, payload, vector in zip(decks, payloads, vectors):
-        deck.dense_vector = vector
-        deck.sparse = document_vector(payload["text"]).as_dict()
-        deck.embedder = embedder.name
-        deck.indexed = False
-    with transaction.atomic():
-        Decklist.objects.bulk_update(decks, ["dense", "sparse", "embedder", "indexed"])
-        mark_changed(meta_collection(game))
-    return len(decks)
+    rows = Decklist.objects.filter(game=game, dense__isnull=True)
+    return _embed_rows(rows, _decklist_texts, embedder, meta_collection(game))
 
 
 def reembed_card_rows(embedder, progress=None) -> int:
-    """After an embedder change (`reindex --reembed`): every card and decklist embedded again."""
-    Card.objects.update(dense=None, indexed=False)
-    Decklist.objects.update(dense=None, indexed=False)
+    """After an embedder change (`reindex --reembed`): every card and decklist embedded again,
+    of every game that has some (a game no longer flagged as a card game keeps its lists).
+
+    Vectors are not cleared first: if the embedder fails half-way, the rows not reached yet
+    keep their old vectors and their points, instead of leaving search (and the index) until
+    the next run."""
     count = 0
-    for game in Game.objects.filter(card_game__gt=""):
-        count += embed_pending_cards(game, embedder, progress=progress)
-        count += embed_pending_decklists(game, embedder)
+    for game in Game.objects.filter(cards__isnull=False).distinct():
+        rows = Card.objects.filter(game=game).defer("dense", "sparse")
+        count += _embed_rows(rows, _card_texts, embedder, card_collection(game), progress=progress)
+    for game in Game.objects.filter(decklists__isnull=False).distinct():
+        rows = Decklist.objects.filter(game=game).defer("dense", "sparse")
+        count += _embed_rows(rows, _decklist_texts, embedder, meta_collection(game))
     return count

@@ -161,32 +161,59 @@ def guess_date(comments: list[str]) -> dt.date | None:
     return dt.date.fromisoformat(match.group(1)) if match else None
 
 
-def import_decklist(
-    game: Game, path: Path, format: str = "", date: dt.date | None = None, name: str = "",
-    on_unread: Callable[[list[str]], None] | None = None,
-) -> Decklist:
-    """Create or replace (same name) a tournament decklist; the format and date come from the
-    arguments, else from the list's comment lines. The lines the parser could not read are
-    left out and handed to `on_unread` (the command names them)."""
+@dataclass(frozen=True)
+class DecklistFile:
+    """A list file read and checked, not stored yet: `import_decklists` reads every file
+    before it writes the first."""
+
+    name: str
+    format: str
+    played_on: dt.date | None
+    parsed: ParsedDecklist
+
+
+def read_decklist(path: Path, format: str = "", date: dt.date | None = None, name: str = "") -> DecklistFile:
+    """The list of `path`; the format and date come from the arguments, else from the list's
+    comment lines. A file that is not a list raises ValueError naming it."""
     path = Path(path)
-    parsed = parse_decklist_text(path.read_text(encoding="utf-8"))
-    if parsed.unread and on_unread is not None:
-        on_unread(parsed.unread)
+    try:
+        parsed = parse_decklist_text(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:  # a PDF, a Latin-1 export: the error alone does not name the file
+        raise ValueError(f"{path.name}: not UTF-8 text") from None
+    if not parsed.sections:  # a JSON file renamed .txt, an empty file: it must not replace a good list
+        raise ValueError(f'{path.name}: no card line such as "4 Lightning Bolt", not a decklist')
     deck_format = (format or guess_format(parsed.comments)).lower()
     if not deck_format:
         raise ValueError(f"{path.name}: no format given and none found in its comments")
+    return DecklistFile(name or path.stem, deck_format, date or guess_date(parsed.comments), parsed)
+
+
+def save_decklist(game: Game, deck: DecklistFile) -> Decklist:
+    """Create or replace (same name) a tournament decklist, to be embedded again."""
     with transaction.atomic():
-        deck, _ = Decklist.objects.update_or_create(
+        row, _ = Decklist.objects.update_or_create(
             game=game,
-            name=name or path.stem,
+            name=deck.name,
             defaults={
-                "format": deck_format,
-                "played_on": date or guess_date(parsed.comments),
-                "source": " ".join(parsed.comments)[:300],
-                "sections": parsed.sections,
+                "format": deck.format,
+                "played_on": deck.played_on,
+                "source": " ".join(deck.parsed.comments)[:300],
+                "sections": deck.parsed.sections,
                 "dense": None,
                 "indexed": False,
             },
         )
         mark_changed(meta_collection(game))
-    return deck
+    return row
+
+
+def import_decklist(
+    game: Game, path: Path, format: str = "", date: dt.date | None = None, name: str = "",
+    on_unread: Callable[[list[str]], None] | None = None,
+) -> Decklist:
+    """Read and store one list. The lines the parser could not read are left out and handed
+    to `on_unread` (the command names them)."""
+    deck = read_decklist(path, format=format, date=date, name=name)
+    if deck.parsed.unread and on_unread is not None:
+        on_unread(deck.parsed.unread)
+    return save_decklist(game, deck)

@@ -17,6 +17,11 @@ from runtime import components
 MAX_ERRORS_SHOWN = 20
 
 
+def first_line(exc: Exception) -> str:
+    """An error as one line (httpx's add a « For more information » line)."""
+    return (str(exc).strip().splitlines() or [repr(exc)])[0]
+
+
 def find_game(slug_or_id: str) -> Game:
     game = Game.objects.filter(slug=slug_or_id).first()
     if game is None:
@@ -52,8 +57,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, game, file, no_embed, no_index, **options):
         game = find_game(game)
-        if not file.exists():
-            raise CommandError(f"{file} does not exist")
+        if not file.is_file():  # a folder would get as far as open() and its traceback
+            raise CommandError(f"{file} is a folder, not a card file" if file.is_dir() else f"{file} does not exist")
         bar = ProgressBar(f"Lecture de {file.name}")
         try:
             report = import_cards(game, file, progress=bar.update)
@@ -64,23 +69,34 @@ class Command(BaseCommand):
             try:
                 self._embed_and_index(game, no_embed, no_index)
             except EmbeddingError as embedding:  # the file's error is the one to fix first
-                self.stderr.write(f"Cards written before the error not embedded: {embedding}")
+                self.stderr.write(f"Cards written before the error not embedded: {first_line(embedding)}")
             raise CommandError(str(exc)) from exc
         bar.close()
+        repeats = ""
+        if report.repeats:  # reprints in one file: counted apart, or created then "updated"
+            repeats = f" ({report.repeats} repeated in the file: the first record of each card kept)"
         self.stdout.write(
             f"{report.read} cards read: {report.created} created, {report.updated} updated, "
-            f"{report.unchanged} unchanged; {report.terms} French/English terms learnt."
+            f"{report.unchanged} unchanged{repeats}; {report.terms} French/English terms learnt."
         )
         if report.errors:  # rows left out, the others imported
             self.stderr.write(f"{len(report.errors)} rows left out:\n" + "\n".join(report.errors[:MAX_ERRORS_SHOWN]))
-        self._embed_and_index(game, no_embed, no_index)
+        try:
+            self._embed_and_index(game, no_embed, no_index)
+        except EmbeddingError as exc:
+            raise CommandError(
+                f"{first_line(exc)}. The cards are saved; those not embedded yet stay out of search until "
+                "the same import_cards is run again (it embeds only the cards without a vector)."
+            ) from exc
 
     def _embed_and_index(self, game, no_embed: bool, no_index: bool) -> None:
         if no_embed:
             return
         bar = ProgressBar("Embeddings")
-        embedded = embed_pending_cards(game, components.embedder(), progress=bar.update)
-        bar.close()
+        try:
+            embedded = embed_pending_cards(game, components.embedder(), progress=bar.update)
+        finally:  # the error, if any, starts on its own line
+            bar.close()
         self.stdout.write(f"{embedded} cards embedded.")
         if not no_index:
             index_now(self, game)

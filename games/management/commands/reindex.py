@@ -2,7 +2,10 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from games.card_indexing import reembed_card_rows
 from games.indexing import rebuild_all, reembed_all
+from games.management.commands.import_cards import first_line
+from rag.embeddings import EmbeddingError
 from rag.store import VectorStoreError
 from runtime import components
 
@@ -19,11 +22,20 @@ class Command(BaseCommand):
         except VectorStoreError as exc:
             raise CommandError(f"{exc}. Stop the web server (it owns the embedded index) and run again.") from exc
         if reembed:
-            count = reembed_all(components.embedder(), progress=self.stdout.write)
-            self.stdout.write(f"{count} chunks embedded again.")
-            from games.card_indexing import reembed_card_rows
-
-            self.stdout.write(f"{reembed_card_rows(components.embedder())} cards and decklists embedded again.")
+            try:
+                self._reembed()
+            except EmbeddingError as exc:
+                # Rows are re-embedded in place, batch by batch: nothing has lost its vector.
+                raise CommandError(
+                    f"{first_line(exc)}. The rows embedded before the error have their new vectors, the others "
+                    "keep their old ones; run `manage.py reindex --reembed` again when the embedder answers."
+                ) from exc
         for report in rebuild_all(store):
             self.stdout.write(f"{report['collection']}: {report['written']} points")
         self.stdout.write(self.style.SUCCESS("Index rebuilt from the database."))
+
+    def _reembed(self) -> None:
+        embedder = components.embedder()
+        count = reembed_all(embedder, progress=self.stdout.write)
+        self.stdout.write(f"{count} chunks embedded again.")
+        self.stdout.write(f"{reembed_card_rows(embedder)} cards and decklists embedded again.")
