@@ -11,12 +11,9 @@ and is embedded again, the others keep theirs.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
-from collections import Counter
 from dataclasses import dataclass, field
-from itertools import islice
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
@@ -24,6 +21,7 @@ from django.db import transaction
 
 from rag.cards import card_embedding_text, fold_name
 
+from .card_files import CardFileError, first_of_each, of_the_game, read_records
 from .card_indexing import card_collection, card_payload, text_hash
 from .card_lookup import forget_catalog
 from .index_state import mark_changed
@@ -32,29 +30,10 @@ from .terms import learn_card_terms
 
 MTG_SKIPPED_LAYOUTS = {"token", "double_faced_token", "art_series", "emblem", "vanguard", "scheme", "planar"}
 FAB_PITCH_COLORS = {1: "red", 2: "yellow", 3: "blue"}
-# Fields only one game's files have. Every reader takes any record with a name, so a file of
-# another game (a Riftbound CSV given to Magic, a Scryfall file to Flesh and Blood) would be
-# read as cards with a name and nothing else: the first SHAPE_SAMPLE records are checked first.
-SHAPE_MARKERS = {
-    "mtg": {"type_line", "card_faces", "oracle_id", "oracle_text", "mana_cost",  # Scryfall
-            "types", "manaCost", "foreignData", "scryfallOracleId"},  # MTGJSON
-    "fab": {"pitch", "class", "talent", "defense", "legal_heroes"},
-    "riftbound": {"domains", "might", "tags"},
-}  # fmt: skip
-SHAPE_SAMPLE = 100
-EXPECTED_SHAPE = {
-    "mtg": "a Scryfall bulk file or an MTGJSON set file",
-    "fab": "our JSON list or CSV (name, type, pitch…)",
-    "riftbound": "our JSON list or CSV (name, type, domains…)",
-}
 CARD_FIELDS = [
     "name", "name_fr", "search_name", "search_name_fr", "cost", "type_line", "text", "text_fr",
     "colors", "color_identity", "legal_formats", "set_code", "set_name", "rarity", "attributes",
 ]  # fmt: skip
-
-
-class CardFileError(ValueError):
-    """The file is not one of the documented shapes."""
 
 
 @dataclass
@@ -69,53 +48,6 @@ class ImportReport:
 
 
 # --- Reading files ---------------------------------------------------------------------------
-
-
-def iter_json_array(path: Path, chunk_size: int = 1 << 20) -> Iterator[dict]:
-    """Items of a top-level JSON array, decoded one by one: a Scryfall bulk file (hundreds of
-    MB) never has to be held whole in memory."""
-    decoder = json.JSONDecoder()
-    with open(path, encoding="utf-8") as handle:
-        buffer = handle.read(chunk_size).lstrip()
-        if not buffer.startswith("["):
-            raise CardFileError(f"{path.name}: expected a JSON array")
-        buffer, position, eof = buffer[1:], 0, False
-        while True:
-            while position < len(buffer) and buffer[position] in " \t\r\n,":
-                position += 1
-            if position < len(buffer) and buffer[position] == "]":
-                return
-            try:
-                item, end = decoder.raw_decode(buffer, position)
-            except json.JSONDecodeError:
-                if eof:
-                    raise CardFileError(f"{path.name}: truncated or invalid JSON") from None
-                more = handle.read(chunk_size)
-                eof = not more
-                buffer, position = buffer[position:] + more, 0
-                continue
-            yield item
-            position = end
-
-
-def read_records(path: Path) -> Iterator[dict]:
-    """Raw records of a JSON (array, {"cards": [...]}, MTGJSON {"data": {...}}) or CSV file."""
-    if path.suffix.lower() == ".csv":
-        with open(path, encoding="utf-8-sig", newline="") as handle:
-            yield from csv.DictReader(handle)
-        return
-    with open(path, encoding="utf-8") as handle:
-        first = handle.read(4096).lstrip()[:1]
-    if first == "[":
-        yield from iter_json_array(path)
-        return
-    document = json.loads(path.read_text(encoding="utf-8"))
-    document = document.get("data", document) if isinstance(document, dict) else document
-    if not isinstance(document, dict) or not isinstance(document.get("cards"), list):
-        raise CardFileError(f"{path.name}: expected a list of cards or an object with 'cards'")
-    set_fields = {"_set_code": document.get("code", ""), "_set_name": document.get("name", "")}
-    for record in document["cards"]:
-        yield {**set_fields, **record} if isinstance(record, dict) else record  # a non-object: reported
 
 
 def _well_formed(records: Iterable, path: Path, errors: list[str]) -> Iterator[dict]:
@@ -319,36 +251,6 @@ def _common_card(record: dict, name: str, type_line: str, attributes: dict) -> d
     }
 
 
-def _markers(record: dict) -> set[str]:
-    """The games whose own fields the record fills."""
-    filled = {key for key, value in record.items() if value not in ("", [], {})}
-    return {game for game, fields in SHAPE_MARKERS.items() if filled & fields}
-
-
-def _fits(record: dict, card_game: str) -> bool:
-    """A Magic card has Scryfall's or MTGJSON's fields; our Flesh and Blood and Riftbound
-    columns are mostly optional, so a card of theirs only has to not be another game's."""
-    games = _markers(record)
-    return card_game in games or (card_game != "mtg" and not games)
-
-
-def _of_the_game(records: Iterable[dict], card_game: str, path: Path) -> Iterator[dict]:
-    """The records, once the first SHAPE_SAMPLE are found to be mostly the game's: a file of
-    another shape is refused before anything is written."""
-    records = iter(records)
-    sample = list(islice(records, SHAPE_SAMPLE))
-    unfit = [record for record in sample if not _fits(record, card_game)]
-    if len(unfit) * 2 > len(sample):
-        looks = Counter(game for record in unfit for game in _markers(record) if game != card_game)
-        like = f" (they look like {Game.CardGame(looks.most_common(1)[0][0]).label} cards)" if looks else ""
-        raise CardFileError(
-            f"{path.name}: {len(unfit)} of its first {len(sample)} cards are not {Game.CardGame(card_game).label} "
-            f"cards{like}; expected {EXPECTED_SHAPE[card_game]} (docs/cards.md)"
-        )
-    yield from sample
-    yield from records
-
-
 def normalised_cards(game: Game, path: Path, errors: list[str] | None = None) -> Iterator[dict]:
     """The file's cards; the rows left out are described in `errors`."""
     readers = {"mtg": mtg_records, "fab": fab_records, "riftbound": riftbound_records}
@@ -356,7 +258,7 @@ def normalised_cards(game: Game, path: Path, errors: list[str] | None = None) ->
         raise CardFileError(f"{game.name} is not a card game (set its card game first)")
     errors = [] if errors is None else errors
     try:
-        records = _of_the_game(_well_formed(read_records(path), path, errors), game.card_game, path)
+        records = of_the_game(_well_formed(read_records(path), path, errors), game.card_game, path)
         yield from readers[game.card_game](records)
     except UnicodeDecodeError:  # a PDF, a Latin-1 CSV: the error's repr would hold the file's bytes
         raise CardFileError(f"{path.name}: not UTF-8 text (a card file is JSON or CSV saved as UTF-8)") from None
@@ -364,19 +266,6 @@ def normalised_cards(game: Game, path: Path, errors: list[str] | None = None) ->
         if isinstance(exc, CardFileError):
             raise
         raise CardFileError(f"{path.name}: unexpected card record ({exc!r}); see docs/cards.md") from exc
-
-
-def first_of_each(cards: Iterable[dict], report: ImportReport) -> Iterator[dict]:
-    """A card repeated in one file (a reprint in another set) is taken from its first record:
-    taking each in turn would count it created then updated, and rewrite it twice at each
-    re-import of the same file."""
-    seen: set[str] = set()
-    for card in cards:
-        if card["key"] in seen:
-            report.repeats += 1
-            continue
-        seen.add(card["key"])
-        yield card
 
 
 # --- Writing rows ---------------------------------------------------------------------------

@@ -40,7 +40,10 @@ def index_now(command: BaseCommand, game: Game) -> None:
     try:
         reports = sync_card_collections(components.vector_store(), game)
     except VectorStoreError as exc:
-        command.stdout.write(f"Index left to the web process ({exc}).")
+        if components.store_is_shared():  # a Qdrant server down: the web process syncs the rows once it answers
+            command.stdout.write(f"Index left to the web process, which writes the rows once the server answers ({exc}).")
+        else:
+            command.stdout.write(f"Index left to the web process ({exc}).")
         return
     written = sum(r["written"] for r in reports)
     command.stdout.write(f"Indexed: {written} points written ({reports[0]['total']} cards).")

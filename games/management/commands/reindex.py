@@ -20,6 +20,8 @@ class Command(BaseCommand):
         try:
             store = components.vector_store()
         except VectorStoreError as exc:
+            if components.store_is_shared():  # a Qdrant server down: stopping the web server would not help
+                raise CommandError(f"{exc}. Run again once it answers.") from exc
             raise CommandError(f"{exc}. Stop the web server (it owns the embedded index) and run again.") from exc
         if reembed:
             try:
