@@ -4,12 +4,14 @@ those is asked for (`rag.store.open_store`): qdrant-client takes ~0.9 s to impor
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from pathlib import Path
 from typing import Iterable, Sequence
 
 from qdrant_client import QdrantClient, models
+from qdrant_client.http.exceptions import ResponseHandlingException
 
 from rag.sparse import SparseVector
 from rag.store_base import DENSE, SPARSE, Filter, Hit, Point, ReadWriteLock, VectorStoreError, filter_conditions
@@ -28,11 +30,35 @@ def _condition(key: str, value) -> models.FieldCondition:
     return models.FieldCondition(key=key, match=match)
 
 
+class _Reached:
+    """The client, a server it cannot reach (refused, timed out) raised as VectorStoreError:
+    the one error the callers handle (`reindex`, `import_cards`, the index sync). qdrant-client's
+    ResponseHandlingException « Connection refused » came out of the commands as a traceback."""
+
+    def __init__(self, client: QdrantClient, description: str):
+        self._client = client
+        self._description = description
+
+    def __getattr__(self, name):
+        attr = getattr(self._client, name)
+        if not callable(attr):
+            return attr
+
+        @functools.wraps(attr)
+        def call(*args, **kwargs):
+            try:
+                return attr(*args, **kwargs)
+            except ResponseHandlingException as exc:
+                raise VectorStoreError(f"Qdrant {self._description} is unreachable: {exc}") from exc
+
+        return call
+
+
 class ClientVectorStore:
     """The store through qdrant-client: a Qdrant server, or local mode in a folder or in memory."""
 
     def __init__(self, client: QdrantClient, description: str):
-        self.client = client
+        self.client = _Reached(client, description)
         self.description = description
         self._known: set[str] = set()
         self._lock = threading.RLock()
@@ -176,10 +202,17 @@ class ClientVectorStore:
 
 
 def open_client_store(url: str = "", api_key: str = "", path: str | Path = "", timeout: int = 30) -> ClientVectorStore:
-    """A server when `url` is set, an in-memory index for `path=":memory:"`, else local mode in
-    `path` (one process owns the folder: another one gets `VectorStoreError`)."""
+    """A server when `url` is set (unreachable: `VectorStoreError`), an in-memory index for
+    `path=":memory:"`, else local mode in `path` (one process owns the folder: another one gets
+    `VectorStoreError`)."""
     if url:
-        return ClientVectorStore(QdrantClient(url=url, api_key=api_key or None, timeout=timeout), f"server {url}")
+        store = ClientVectorStore(QdrantClient(url=url, api_key=api_key or None, timeout=timeout), f"server {url}")
+        try:
+            store.ping()  # a server that is down is told at once, where callers check the opening
+        except VectorStoreError:
+            store.close()
+            raise
+        return store
     if str(path) == ":memory:":
         return ClientVectorStore(QdrantClient(location=":memory:", force_disable_check_same_thread=True), "in-memory")
     Path(path).mkdir(parents=True, exist_ok=True)

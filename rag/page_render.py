@@ -71,7 +71,7 @@ def _convert(pdf_path: Path, first: int, last: int, dpi: int, threads: int) -> l
             timeout=RENDER_TIMEOUT_S,
         )
     except Exception as exc:  # pdf2image raises its own and poppler's errors
-        raise PageRenderError(f"pages {first}-{last} of {Path(pdf_path).name}: {exc}") from exc
+        raise PageRenderError(f"pages {first}-{last} of {Path(pdf_path).name}: {_one_line(exc)}") from exc
 
 
 def render_page(pdf_path: Path, page: int, target: Path, dpi: int) -> Path:
@@ -89,7 +89,15 @@ def render_page(pdf_path: Path, page: int, target: Path, dpi: int) -> Path:
 
 
 def page_count(pdf_path: Path) -> int:
-    return int(pdfinfo_from_path(str(pdf_path))["Pages"])
+    try:
+        return int(pdfinfo_from_path(str(pdf_path))["Pages"])
+    except Exception as exc:  # a truncated PDF: pdf2image's PDFPageCountError, as _convert's errors
+        raise PageRenderError(f"{Path(pdf_path).name}: {_one_line(exc)}") from exc
+
+
+def _one_line(exc: Exception) -> str:
+    """poppler's stderr, which pdf2image puts in its errors, repeats lines: once each, on one line."""
+    return " ".join(dict.fromkeys(line.strip() for line in str(exc).splitlines() if line.strip()))
 
 
 def render_all(

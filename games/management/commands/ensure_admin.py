@@ -5,7 +5,7 @@ import os
 import secrets
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 
 class Command(BaseCommand):
@@ -17,6 +17,13 @@ class Command(BaseCommand):
         if User.objects.filter(is_superuser=True).exists():
             self.stdout.write(f"Admin login: existing superuser (user '{username}' if created by Oracle).")
             return
+        if User.objects.filter(**{User.USERNAME_FIELD: username}).exists():
+            # A player took the name (no superuser yet): creating it again failed on the unique
+            # name, and making that player a superuser would hand them the whole site.
+            raise CommandError(
+                f"no superuser yet, and '{username}' is an ordinary account: set ORACLE_ADMIN_USER to another name "
+                f"(or run `manage.py createsuperuser`), then start again"
+            )
         password = os.getenv("ORACLE_ADMIN_PASSWORD") or secrets.token_urlsafe(12)
         User.objects.create_superuser(username=username, email="", password=password)
         shown = password if not os.getenv("ORACLE_ADMIN_PASSWORD") else "(from ORACLE_ADMIN_PASSWORD)"

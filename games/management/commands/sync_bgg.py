@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games import bgg_sync
-from games.bgg_client import BggError
+from games.bgg_client import BggAuthError, BggError
 from games.models import Game
 
 
@@ -27,15 +27,22 @@ class Command(BaseCommand):
         failed = []
         try:
             for one in games:
-                report = bgg_sync.sync_game(one, client, forum=not metadata_only)
+                # As the daily task (bgg_sync._sync_one): one game's failure (a wrong id, BGG
+                # down for a moment) does not stop the others; a refused token stops them all.
+                try:
+                    report = bgg_sync.sync_game(one, client, forum=not metadata_only)
+                except BggAuthError as exc:
+                    raise CommandError(str(exc)) from None
+                except BggError as exc:
+                    self.stderr.write(f"{one.slug}: {exc}")
+                    failed.append(f"{one.slug}: {exc}")
+                    continue
                 self.stdout.write(
                     f"{one.slug}: {report.created} new, {report.updated} updated, "
                     f"{report.unchanged} unchanged forum threads {report.error}".rstrip()
                 )
                 if report.error:  # what was read is kept; the exit status still says it stopped
                     failed.append(f"{one.slug}: {report.error}")
-        except BggError as exc:
-            raise CommandError(str(exc)) from None
         finally:
             client.close()
         if failed:

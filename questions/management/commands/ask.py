@@ -5,6 +5,8 @@ from django.core.management.base import BaseCommand, CommandError
 from games.models import Extension, Game
 from questions.ask_flow.flow import answer_question
 from questions.services import Asker, ask_question
+from rag.store import VectorStoreError
+from runtime import components
 from runtime.refusals import Refused
 
 
@@ -27,6 +29,11 @@ class Command(BaseCommand):
         missing = set(ext) - {e.slug for e in extensions}
         if missing:
             raise CommandError(f"unknown booklet(s) of {game}: {', '.join(sorted(missing))}")
+        try:  # before a Question is stored: the web server may own the embedded index (as `reindex` checks)
+            components.vector_store()
+        except VectorStoreError as exc:
+            owner = ". Ask through the site, or stop the web server (it owns the embedded index)"
+            raise CommandError(f"{exc}{'' if components.store_is_shared() else owner}") from None
         try:  # the terminal's operator: no access check, no rate limit (Asker without a request)
             asked = ask_question(Asker(None), game=game_obj, text=question, extensions=[e.pk for e in extensions]).question
         except Refused as exc:

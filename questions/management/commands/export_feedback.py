@@ -24,7 +24,10 @@ class Command(BaseCommand):
             raise CommandError(f"unknown game {game!r}")
         export = export_cases(disliked(game))
         if out:
-            Path(out).write_text(to_jsonl(export.cases), encoding="utf-8")
+            try:
+                Path(out).write_text(to_jsonl(export.cases), encoding="utf-8")
+            except OSError as exc:  # a folder that does not exist, no right to write there: one line
+                raise CommandError(f"{out}: {exc.strerror or exc}") from None
         else:
             self.stdout.write(to_jsonl(export.cases), ending="")
         where = out or "standard output"
