@@ -4,6 +4,7 @@ server, new turns through htmx, answers streamed over the htmx SSE extension), i
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from uuid import UUID
@@ -21,12 +22,12 @@ from games.models import Game
 from rag.limits import MAX_HISTORY_TURNS, MAX_QUESTION_CHARS
 
 from runtime.api_errors import refusals_as_pages
-from runtime.refusals import Invalid
+from runtime.refusals import Invalid, SignInRequired
 
 from . import services
 from .access import visible_question
 from .ask_flow.background import start_answering
-from .chat_turns import POLL_MAX_TRIES, answer_context, turn_context
+from .chat_turns import POLL_EVERY_S, POLL_MAX_TRIES, answer_context, turn_context
 from .conversations import chosen_extensions, current_turns, history_for, remember_started, visible_conversation
 from .models import Conversation
 from .services import (
@@ -59,12 +60,18 @@ def selected_extensions(request, game: Game):
     return [ext for ext in extensions if str(ext.pk) in wanted]
 
 
+def gave_up_message() -> str:
+    """The polling fallback gave up: the server at the last try, the page when no try got through."""
+    return _("L'Oracle n'a pas pu terminer sa réponse. Réessayez dans un instant.")
+
+
 def chat_strings() -> dict[str, str]:
     """The chat script's messages, translated here so the script holds no UI text."""
     return {
         "offline": _("L'Oracle finalise hors-ligne…"),
         "tooLong": _("La question dépasse %(max)s caractères.") % {"max": MAX_QUESTION_CHARS},
         "failed": _("La connexion à l'Oracle a échoué. Vérifiez votre réseau et réessayez."),
+        "gaveUp": gave_up_message(),
         "noCards": _("Aucune carte trouvée"),
         "copied": _("Copié !"),
         "cardLoading": _("Chargement de la carte…"),
@@ -131,10 +138,29 @@ def chat(request, slug: str, conversation_id=None):
             "cardsUrl": f"/api/games/{game.pk}/cards",
             "cardUrl": reverse("api:oracle-game-card-lookup", args=[game.pk]),
             "maxChars": MAX_QUESTION_CHARS,
+            "pollEveryS": POLL_EVERY_S,
+            "pollMaxTries": POLL_MAX_TRIES,
             "strings": chat_strings(),
         },
     }
     return render(request, "questions/chat.html", context)
+
+
+def chat_refusals(view):
+    """`refusals_as_pages` for the chat's actions, a player signed out meanwhile (in another
+    tab, or the session expired) told so in words with a link to sign in again, back to the
+    page they are on (htmx's HX-Current-URL: the conversation once its URL was pushed)."""
+
+    @functools.wraps(view)
+    def signed_out_as_link(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except SignInRequired:
+            back = request.htmx.current_url_abs_path or reverse("oracle-chat", args=[kwargs["slug"]])
+            login_url = redirect_to_login(back).url
+            return render(request, "questions/_signed_out.html", {"login_url": login_url}, status=403)
+
+    return refusals_as_pages(signed_out_as_link)
 
 
 def _card_mentions(raw: str) -> list[str]:
@@ -165,11 +191,11 @@ def _conversation_id(raw: str) -> UUID | None:
 
 
 @require_POST
-@refusals_as_pages
+@chat_refusals
 def ask(request, slug: str):
     """A question asked in the chat: stored in the current conversation (started on the first
     question), answered in the background; returns its turn, which listens to the answer's
-    events, and pushes the conversation's URL."""
+    events, and pushes the conversation's URL (the first question's: it started it)."""
     check_may_ask(Asker.of(request))
     game = get_object_or_404(Game.objects.prefetch_related("extensions"), slug=slug)
     conversation_id = _conversation_id(request.POST.get("conversation", ""))
@@ -193,11 +219,13 @@ def ask(request, slug: str):
         "oob": True,
     }
     response = render(request, "questions/_asked.html", context)
+    if conversation_id is not None:
+        return response  # its URL is the page's already: one history entry per conversation
     return push_url(response, reverse("oracle-chat-conversation", args=[game.slug, conversation.pk]))
 
 
 @require_POST
-@refusals_as_pages
+@chat_refusals
 def regenerate(request, slug: str, question_id):
     """Ask one's own turn again: a new Question replacing it, with the history before it; the
     regeneration already under way when the turn's answer is still being written."""
@@ -208,7 +236,7 @@ def regenerate(request, slug: str, question_id):
 
 
 @require_POST
-@refusals_as_pages
+@chat_refusals
 def stop(request, slug: str, question_id):
     """« Arrêter »: the answer stops at the next token; its partial text is kept, marked."""
     stop_answer(Asker.of(request), question_id, game__slug=slug)
@@ -216,7 +244,7 @@ def stop(request, slug: str, question_id):
 
 
 @require_POST
-@refusals_as_pages
+@chat_refusals
 def feedback(request, slug: str, question_id):
     """👍 / 👎 and an optional comment on one's own answer."""
     raw, comment = request.POST.get("rating", ""), request.POST.get("comment")
@@ -231,7 +259,7 @@ def feedback(request, slug: str, question_id):
 
 
 @require_POST
-@refusals_as_pages
+@chat_refusals
 def booklets(request, slug: str, conversation_id):
     """The booklets ticked in a conversation's header: kept with the conversation."""
     asker = Asker.of(request)
@@ -255,7 +283,7 @@ def turn(request, slug: str, question_id):
         tries = 0
     context = turn_context(question, poll_try=tries)
     if context["state"] == "polling" and tries >= POLL_MAX_TRIES:
-        context.update(state="error", error=_("L'Oracle n'a pas pu terminer sa réponse. Réessayez dans un instant."))
+        context.update(state="error", error=gave_up_message())
     return render(request, "questions/_turn.html", context)
 
 
