@@ -21,7 +21,7 @@ from ninja.security import SessionAuth
 
 from runtime import executors
 from runtime.api_errors import READ_ERRORS, ErrorOut
-from runtime.ratelimit import ask_throttles
+from runtime.ratelimit import count_ask
 
 from .card_indexing import card_payload
 from .card_lookup import find_card
@@ -76,14 +76,6 @@ def card_game(game_id: UUID) -> Game:
     return game
 
 
-def count_ask(request) -> None:
-    """The ask rate limits (runtime/ratelimit.py), counted here rather than by the route's
-    `throttle`, which ninja checks before the view: a refused request is not counted."""
-    waits = [throttle.wait() for throttle in ask_throttles() if not throttle.allow_request(request)]
-    if waits:
-        raise Throttled(max((wait for wait in waits if wait is not None), default=None))
-
-
 def _field_error(field: str, message: str) -> dict:
     return {"type": "value_error", "loc": ["body", "payload", field], "msg": message}
 
@@ -97,7 +89,7 @@ def build_deck(request, payload: DeckRequestIn):
     unknown = [name for name, card in cards.items() if card is None]
     if unknown:
         raise ValidationError([_field_error("anchors", _("Cartes inconnues : %s.") % ", ".join(unknown))])
-    count_ask(request)
+    count_ask(request, Throttled)  # once the request is buildable: a 422 costs nothing
     anchors = list({card.pk: card_payload(card) for card in cards.values()}.values())
     names = [anchor["card_name"] for anchor in anchors]
     question = deck_question(format=payload.format, anchors=names, constraints=payload.constraints)

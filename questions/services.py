@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Extension, Game
 from rag.limits import MAX_QUESTION_CHARS
-from runtime.ratelimit import ask_throttles
+from runtime.ratelimit import count_ask
 from runtime.refusals import Invalid, NotFound, NotReady, NotYours, SignInRequired, TooManyRequests
 
 from .access import visible_question
@@ -89,13 +89,9 @@ def check_may_ask(asker: Asker) -> None:
 
 
 def check_rate(asker: Asker) -> None:
-    """The ask rate limits (runtime/ratelimit.py), per user and per IP; fresh throttle objects:
-    they keep per-request state."""
-    if asker.request is None:
-        return
-    waits = [throttle.wait() for throttle in ask_throttles() if not throttle.allow_request(asker.request)]
-    if waits:
-        raise TooManyRequests(max((wait for wait in waits if wait is not None), default=None))
+    """The ask rate limits (runtime/ratelimit.py)."""
+    if asker.request is not None:
+        count_ask(asker.request, TooManyRequests)
 
 
 def is_owner(user, question: Question) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import threading
+from typing import Callable
 
 from django.conf import settings
 from django.core.cache import caches
@@ -100,6 +101,16 @@ def login_client_ip(request) -> str | None:
 
 def ask_throttles() -> list[SettingsRateThrottle]:
     return [PerUser("ask", "RATE_LIMIT_ASK_USER"), PerIP("ask", "RATE_LIMIT_ASK_IP")]
+
+
+def count_ask(request, refuse: Callable[[float | None], Exception]) -> None:
+    """Count `request` against the ask limits, per user and per IP (fresh throttle objects:
+    they keep per-request state); past one, raise `refuse(seconds to wait, None if unknown)`.
+    For the routes that check them in the view, after their own 4xx (a refused request is not
+    counted), where ninja's route `throttle` would count before it."""
+    waits = [throttle.wait() for throttle in ask_throttles() if not throttle.allow_request(request)]
+    if waits:
+        raise refuse(max((wait for wait in waits if wait is not None), default=None))
 
 
 def upload_throttles() -> list[SettingsRateThrottle]:
