@@ -102,6 +102,8 @@ def of_the_game(records: Iterable[dict], card_game: str, path: Path) -> Iterator
     another shape is refused before anything is written."""
     records = iter(records)
     sample = list(islice(records, SHAPE_SAMPLE))
+    if not sample:  # a header alone, `[]`: « 0 cards read » and a success would hide a wrong file
+        raise CardFileError(f"{path.name}: no card in it; expected {EXPECTED_SHAPE[card_game]} (docs/cards.md)")
     unfit = [record for record in sample if not _fits(record, card_game)]
     if len(unfit) * 2 > len(sample):
         looks = Counter(game for record in unfit for game in _markers(record) if game != card_game)

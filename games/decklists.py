@@ -40,10 +40,13 @@ SECTION_HEADERS = {
     "arena cards": "equipment", "deck cards": "main",
     # Arena's export of a Brawl or Commander deck: its commander is one of the main deck's cards
     "commander": "main",
+    # Arena's companion block: the card is outside the deck (Arena lists it in the sideboard too),
+    # so it counts in neither, and is kept under its own heading
+    "companion": "companion", "compagnon": "companion",
 }  # fmt: skip
 # Sections of a few cards under their own heading: a blank line after them goes back to the
 # main deck (« Equipment », its cards, a blank line, the deck's cards).
-SHORT_SECTIONS = {"hero", "legend", "equipment"}
+SHORT_SECTIONS = {"hero", "legend", "equipment", "companion"}
 MTGO_SIDEBOARD_MAX = 15  # a Constructed sideboard holds at most 15 cards
 # A line naming its one card after the heading: Fabrary's « Hero: Katsu, the Wanderer ».
 _ONE_CARD_RE = re.compile(r"^(hero|héros|legend|légende)\s*:\s*(?:1\s*[x×X]?\s+)?(\S.*)$", re.IGNORECASE)
@@ -189,16 +192,24 @@ def read_decklist(path: Path, format: str = "", date: dt.date | None = None, nam
 
 
 def save_decklist(game: Game, deck: DecklistFile) -> Decklist:
-    """Create or replace (same name) a tournament decklist, to be embedded again."""
+    """Create or replace (same name) a tournament decklist, to be embedded again. A list
+    imported again unchanged keeps its vector: clearing it would take the list out of search
+    until the embedder runs again, for nothing."""
+    fields = {
+        "format": deck.format,
+        "played_on": deck.played_on,
+        "source": " ".join(deck.parsed.comments)[:300],
+        "sections": deck.parsed.sections,
+    }
+    kept = Decklist.objects.filter(game=game, name=deck.name).first()
+    if kept is not None and all(getattr(kept, field) == value for field, value in fields.items()):
+        return kept
     with transaction.atomic():
         row, _ = Decklist.objects.update_or_create(
             game=game,
             name=deck.name,
             defaults={
-                "format": deck.format,
-                "played_on": deck.played_on,
-                "source": " ".join(deck.parsed.comments)[:300],
-                "sections": deck.parsed.sections,
+                **fields,
                 "dense": None,
                 "indexed": False,
             },

@@ -6,7 +6,7 @@ from uuid import UUID
 
 from django.utils.translation import gettext as _
 from ninja import Field, Schema
-from pydantic import field_validator
+from pydantic import ValidationInfo, field_validator
 
 from games.models import BOOKLET_KINDS
 
@@ -20,7 +20,8 @@ class IngestIn(Schema):
     game_id: UUID | None = None
     new_game_name: str = Field("", max_length=200)
     kind: Literal[BOOKLET_KINDS] = "base"  # type: ignore[valid-type]  # the model's choices
-    name: str = Field("", max_length=200)
+    # Required beside a kind other than base: unnamed, two expansions would share one extension.
+    name: str = Field("", max_length=200, validate_default=True)
     # Empty: a new booklet's language is detected from its text (ingest.coordinator).
     language: str = Field("", max_length=8, pattern=r"^([a-z]{2,3}(-[A-Za-z0-9]{2,4})?)?$", examples=["fr", "en"])
     bgg_id: int | None = Field(None, ge=1, le=2**31 - 1)
@@ -33,6 +34,13 @@ class IngestIn(Schema):
     def not_blank(cls, value: str) -> str:
         if value and not value.strip():
             raise ValueError(_("le nom est vide"))
+        return value
+
+    @field_validator("name")
+    @classmethod
+    def named_unless_base(cls, value: str, info: ValidationInfo) -> str:
+        if not value and info.data.get("kind", "base") != "base":
+            raise ValueError(_("Nommez le livret (par exemple « Extension Tempête »)."))
         return value
 
 

@@ -13,7 +13,7 @@ def front_face(name: str) -> str:
 
 
 # Titles the plain-text parser (games.decklists) reads back as the same sections.
-TEXT_TITLES = {"sideboard": "Sideboard", "hero": "Hero", "legend": "Legend", "equipment": "Equipment",
+TEXT_TITLES = {"companion": "Companion", "sideboard": "Sideboard", "hero": "Hero", "legend": "Legend", "equipment": "Equipment",
                "runes": "Runes", "battlefields": "Battlefields"}  # fmt: skip
 
 
@@ -28,7 +28,7 @@ def to_text(deck: ParsedDeck) -> str:
 
 
 def to_arena(deck: ParsedDeck, cards: dict[str, dict] | None = None) -> str:
-    """`Deck` / `Sideboard` blocks of `N Name (SET) number` lines (set and number when known)."""
+    """`Companion` (when there is one) / `Deck` / `Sideboard` blocks of `N Name (SET) number` lines (set and number when known)."""
     cards = cards or {}
 
     def line(quantity: int, name: str) -> str:
@@ -37,7 +37,8 @@ def to_arena(deck: ParsedDeck, cards: dict[str, dict] | None = None) -> str:
         where = f" ({card['set'].upper()}) {number}" if card.get("set") and number else ""
         return f"{quantity} {front_face(name)}{where}"
 
-    lines = ["Deck"] + [line(q, n) for q, n in deck.sections.get("main", [])]
+    lines = ["Companion"] + [line(q, n) for q, n in deck.sections["companion"]] + [""] if deck.sections.get("companion") else []
+    lines += ["Deck"] + [line(q, n) for q, n in deck.sections.get("main", [])]
     if deck.sections.get("sideboard"):
         lines += ["", "Sideboard"] + [line(q, n) for q, n in deck.sections["sideboard"]]
     return "\n".join(lines) + "\n"

@@ -71,3 +71,14 @@ def test_a_body_that_is_not_json_is_a_400_in_the_clients_language(admin, languag
     assert response.status_code == 400
     assert response.json()["detail"].startswith(sentence) and response.json()["errors"] == []
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("kind", ["extension", "faq", "advanced_rules"])
+def test_an_upload_of_a_booklet_other_than_the_base_needs_its_name(admin, tmp_path, kind):
+    game = GameFactory(name="Heat")
+
+    response = admin.post("/api/games/ingest", upload(tmp_path, game_id=str(game.pk), kind=kind))
+
+    assert response.status_code == 422 and response.json()["errors"][0]["field"] == "name"
+    assert "Nommez le livret" in response.json()["errors"][0]["message"]
+    assert not Extension.objects.exists() and not game.ingest_jobs.exists()

@@ -82,6 +82,16 @@ def test_a_file_that_is_not_utf8_text_is_one_short_line(tmp_path, name, content)
     assert not Card.objects.exists()
 
 
+@pytest.mark.parametrize("name, content", [("cards.csv", "name,type,pitch\n"), ("cards.csv", ""), ("cards.json", "[]")])
+def test_a_file_with_no_card_fails_instead_of_reading_zero_cards(tmp_path, name, content):
+    GameFactory(name="Flesh and Blood", slug="fab", card_game="fab")
+    (tmp_path / name).write_text(content)
+
+    with pytest.raises(CommandError) as error:
+        call_command("import_cards", "fab", str(tmp_path / name), "--no-index")
+
+    assert str(error.value).startswith(f"{name}: no card in it; expected our JSON list or CSV")
+
 def test_with_the_embedder_down_the_cards_are_kept_and_the_next_run_embeds_them(monkeypatch, capsys):
     game = GameFactory(name="Riftbound", slug="riftbound", card_game="riftbound")
     # Batches of 4: the first is embedded, then the server goes down.

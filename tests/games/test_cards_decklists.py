@@ -64,6 +64,18 @@ def test_reimporting_a_list_replaces_it(db, tmp_path):
     assert Decklist.objects.get(game=game).sections == {"main": [[4, "Shock"]]}
 
 
+def test_reimporting_an_unchanged_list_keeps_it_in_search(db, tmp_path):
+    game = GameFactory(name="Magic", slug="magic", card_game="mtg")
+    path = tmp_path / "deck.txt"
+    path.write_text("// Modern Challenge 2026-08-20\n4 Opt\n2 Shock\n")
+    call_command("import_decklists", "magic", str(path), "--format", "modern", "--no-index")
+    embedded = Decklist.objects.get(game=game)
+
+    import_decklist(game, path, format="modern")
+
+    again = Decklist.objects.get(game=game)
+    assert again.dense == embedded.dense and again.dense is not None and again.indexed == embedded.indexed
+
 def test_the_catalog_card_key_counts_a_french_name_with_the_english_copies(dominaria):
     parsed = parse_decklist_text(PLAYABLE.replace("3 Befuddle", "3 Option"))
     deck = ParsedDeck()
