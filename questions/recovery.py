@@ -1,11 +1,13 @@
 """Questions never stay `pending` after the process answering them died.
 
 A question is answered in a thread of the web process that received it; if that process is
-killed, the row stays `pending`. `fail_stale_questions` marks a question pending for longer
-than ASK_STALE_AFTER_S, that no live process vouches for, as failed, with a message the chat
-shows. A process vouches (`vouch`, `answering`) for the questions its threads answer or
-queue — the in-flight mark of each question's `Answering` (ask_flow/answering.py) — and
-refreshes its vouchers on each sweep (`refresh_in_flight`).
+killed, the row stays `pending`. `fail_stale_questions` marks it as failed, with a message the
+chat shows. A process vouches (`vouch`, `answering`) for the questions its threads answer or
+queue — the in-flight mark of each question's `Answering` (ask_flow/answering.py), which
+names the process — and refreshes its vouchers on each sweep (`refresh_in_flight`). A mark
+whose process is known to have stopped (runtime/process_identity.py: the web process before
+a restart) fails its question at the next sweep, the one a restarted process runs as it
+starts; a question without any mark, once pending for longer than ASK_STALE_AFTER_S.
 
 `sweep` runs at the start of each web process and then every RECOVERY_SWEEP_INTERVAL_S, and
 when a django-q2 cluster worker starts (registered in `questions/apps.py`).
@@ -53,16 +55,19 @@ def answering(question_id):
 
 
 def fail_stale_questions(now=None) -> int:
-    """Mark questions pending for longer than ASK_STALE_AFTER_S, that no live process vouches
-    for, as failed; returns how many."""
+    """Mark as failed the questions whose process is known to have stopped (its mark names a
+    process of this machine that no longer runs: at once, whatever their age), and those
+    pending for longer than ASK_STALE_AFTER_S that no process vouches for; returns how many."""
     from .models import Question
 
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.ASK_STALE_AFTER_S)
-    stale = Question.objects.filter(status=Question.Status.PENDING, created_at__lt=cutoff)
-    ids = [str(pk) for pk in stale.values_list("pk", flat=True)[:1000]]
-    alive = answers.vouched_anywhere(ids)
-    orphans = [qid for qid in ids if qid not in alive]
+    pending = Question.objects.filter(status=Question.Status.PENDING).order_by("created_at")
+    rows = [(str(pk), created) for pk, created in pending.values_list("pk", "created_at")[:1000]]
+    vouched = answers.vouchers(qid for qid, _ in rows)
+    # vouched for by a process that may still run: alive; by one that stopped: orphaned now;
+    # by none: orphaned once older than the cutoff (before that it may be on its way to a vouch)
+    orphans = [qid for qid, created in rows if not vouched.get(qid, created >= cutoff)]
     count = Question.objects.filter(pk__in=orphans, status=Question.Status.PENDING).update(
         status=Question.Status.ERROR,
         error=_("La réponse a été interrompue (le serveur a redémarré). Posez la question à nouveau."),

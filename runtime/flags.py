@@ -15,19 +15,20 @@ from django.core.cache import cache
 log = logging.getLogger(__name__)
 
 
-def raise_flag(key: str, ttl: float) -> None:
+def raise_flag(key: str, ttl: float, value: object = True) -> None:
+    """`value`: what the flag says besides being up (who raised it: runtime/process_identity.py)."""
     try:
-        cache.set(key, True, timeout=ttl)
+        cache.set(key, value, timeout=ttl)
     except Exception:  # the cache is down: only this process knows
         log.warning("flag %s could not be set", key, exc_info=True)
 
 
-def raise_flags(keys: Iterable[str], ttl: float) -> None:
+def raise_flags(keys: Iterable[str], ttl: float, value: object = True) -> None:
     keys = list(keys)
     if not keys:
         return
     try:
-        cache.set_many({key: True for key in keys}, timeout=ttl)
+        cache.set_many({key: value for key in keys}, timeout=ttl)
     except Exception:
         log.warning("%d flag(s) could not be refreshed", len(keys), exc_info=True)
 
@@ -46,8 +47,9 @@ def flag_is_up(key: str) -> bool:
         return False
 
 
-def flags_up(keys: Iterable[str]) -> set[str]:
-    """The keys among `keys` whose flag is up. Raises when the cache cannot be read: a caller
-    deciding that nobody holds a flag must not decide it from a cache that is down."""
+def flag_values(keys: Iterable[str]) -> dict[str, object]:
+    """The keys among `keys` whose flag is up, with their values. Raises when the cache cannot
+    be read: a caller deciding that nobody holds a flag must not decide it from a cache that is
+    down."""
     keys = list(keys)
-    return set(cache.get_many(keys)) if keys else set()
+    return cache.get_many(keys) if keys else {}

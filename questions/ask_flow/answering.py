@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from django.conf import settings
 
-from runtime import flags
+from runtime import flags, process_identity
 
 FINAL_EVENTS = ("done", "error")
 CHECK_EVERY_S = 0.3  # how often a stop pressed in another process is looked for
@@ -111,7 +111,7 @@ def vouch(question_id) -> Answering:
     leaves it alone until `release`."""
     answering = answering_of(question_id)
     answering.vouched = True
-    flags.raise_flag(key(answering.question_id, "in-flight"), in_flight_ttl())
+    flags.raise_flag(key(answering.question_id, "in-flight"), in_flight_ttl(), process_identity.this_process())
     return answering
 
 
@@ -152,10 +152,13 @@ def refresh_vouchers() -> None:
     """Each recovery sweep: the vouchers of the questions this process answers live on."""
     with _live_lock:
         alive = [answering.question_id for answering in _live.values() if answering.vouched]
-    flags.raise_flags((key(qid, "in-flight") for qid in alive), in_flight_ttl())
+    flags.raise_flags((key(qid, "in-flight") for qid in alive), in_flight_ttl(), process_identity.this_process())
 
 
-def vouched_anywhere(question_ids) -> set[str]:
-    """The ids some live process vouches for (raises when the shared cache cannot be read)."""
+def vouchers(question_ids) -> dict[str, bool]:
+    """Of the ids some process vouches for: whether that process may still answer (True), or
+    is known to have stopped (False: a process of this machine that no longer runs, e.g. the
+    web process before a restart; its mark would otherwise live out its TTL). Ids nobody
+    vouches for are left out. Raises when the shared cache cannot be read."""
     keys = {key(qid, "in-flight"): str(qid) for qid in question_ids}
-    return {keys[found] for found in flags.flags_up(keys)}
+    return {keys[found]: not process_identity.is_gone(owner) for found, owner in flags.flag_values(keys).items()}

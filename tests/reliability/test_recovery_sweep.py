@@ -1,8 +1,10 @@
 """After a process dies, nothing stays in progress forever: questions pending past their time
-fail with a message, jobs whose worker stopped beating are queued again and resume from
+fail with a message (at once when their process is known to have stopped), jobs whose worker stopped beating are queued again and resume from
 their caches, and a job that keeps killing its worker ends in error."""
 
 import json
+import subprocess
+import sys
 from datetime import timedelta
 
 import pytest
@@ -14,7 +16,9 @@ from ingest import services
 from ingest.coordinator import run_job
 from ingest.models import IngestJob
 from ingest.stages import ocr
+from runtime import flags
 from questions import recovery as question_recovery
+from questions.ask_flow import answering as answers
 from questions.models import Question
 from tests.factories import GameFactory, QuestionFactory
 from tests.ingest.pdfs import scanned_pdf
@@ -146,3 +150,29 @@ def test_the_sweep_runs_when_a_worker_starts_not_around_every_inline_task(client
     post_spawn.send(sender="django_q", proc_name="Process-1")  # a real cluster worker starts
     polled = client.get(f"/api/ask/{orphan.pk}")
     assert polled.status_code == 200 and polled.json()["status"] == "error"
+
+
+def test_a_question_whose_process_stopped_is_failed_at_the_next_sweep_whatever_its_age(settings):
+    """A restart: the mark of the process that died still lives in the shared cache, but names
+    a process that no longer runs; the new process's first sweep fails its question at once."""
+    settings.ASK_STALE_AFTER_S = 300
+    orphan, answered_here = QuestionFactory(), QuestionFactory()
+    dead = subprocess.run([sys.executable, "-c", "from runtime.process_identity import this_process; print(this_process())"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    flags.raise_flag(answers.key(orphan.pk, "in-flight"), 600, dead)
+
+    with question_recovery.answering(answered_here.pk):
+        assert question_recovery.fail_stale_questions() == 1
+
+    orphan.refresh_from_db()
+    assert orphan.status == Question.Status.ERROR and "interrompue" in orphan.error
+    assert Question.objects.get(pk=answered_here.pk).status == Question.Status.PENDING
+
+
+def test_a_mark_of_another_machine_is_not_judged_but_lives_out_its_ttl(settings):
+    settings.ASK_STALE_AFTER_S = 300
+    elsewhere = QuestionFactory()
+    age(Question, elsewhere.pk, seconds=900)
+    flags.raise_flag(answers.key(elsewhere.pk, "in-flight"), 600, "another-boot/pid:[1]:4242:1")
+
+    assert question_recovery.fail_stale_questions() == 0
