@@ -1,6 +1,7 @@
 """JSON endpoints of the questions app (mounted under /api/): ask (SSE) and poll."""
 
 import asyncio
+import time
 from functools import partial
 from typing import Annotated
 from uuid import UUID
@@ -26,11 +27,13 @@ from .ask_flow import background
 from .ask_flow.background import start_answering, unsaved
 from .auth import ASK_AUTH, ASK_STREAM_AUTH, asking_user
 from .conversations import continuable
+from .models import Conversation
 from .services import Asker, prepare_question, prepares_in_memory, save_asked
 from .sse import AnswerStream
 
 router = Router(tags=["questions"])
 API_ERRORS = {code: ErrorOut for code in (400, 401, 403, 404, 409, 422, 429)}  # runtime/api_errors.py
+STORED_ELSEWHERE_POLL_S = 0.05
 
 
 # Every field bounded before anything is stored (a question once stored 4.8 MB of mentions).
@@ -147,9 +150,12 @@ async def conversation_stored(user, conversation_id) -> None:
     wait for that save, in the event loop (no setup thread is held), for at most
     ASK_FOLLOW_UP_WAIT_S; the look-up then finds it. A save still running after that is a 409
     to try again, not a 404; a failed save leaves no conversation (its stream said so): 404.
-    Anyone else waits for nothing and gets the look-up's 404."""
+    Anyone else waits for nothing and gets the look-up's 404. Another web process's save
+    (several behind a load balancer) is waited for the same way: `stored_elsewhere`."""
     pending = background.storing(conversation_id)
     if pending is None:
+        if settings.REDIS_URL:
+            await stored_by_another_process(user, conversation_id)
         return
     try:
         continuable(user, pending.conversation)  # no session: the ask stream records no start in it
@@ -159,6 +165,23 @@ async def conversation_stored(user, conversation_id) -> None:
         await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(pending.saved)), settings.ASK_FOLLOW_UP_WAIT_S)
     except TimeoutError:
         raise NotReady(_("La conversation est encore en cours d'enregistrement : réessayez dans un instant.")) from None
+
+
+async def stored_by_another_process(user, conversation_id) -> None:
+    """Another web process says it is storing this conversation, for `user`: wait until its
+    row is there or that process's save has ended (failed: the look-up's 404), at most
+    ASK_FOLLOW_UP_WAIT_S (then 409), looking every STORED_ELSEWHERE_POLL_S."""
+    mark = background.owner_mark(user.pk if user is not None else None)
+    if await executors.setup_async(background.stored_elsewhere)(conversation_id) != mark:
+        return
+    deadline = time.monotonic() + settings.ASK_FOLLOW_UP_WAIT_S
+    exists = Conversation.objects.filter(pk=conversation_id).exists
+    while not await executors.setup_async(exists)():
+        if await executors.setup_async(background.stored_elsewhere)(conversation_id) is None:
+            return
+        if time.monotonic() >= deadline:
+            raise NotReady(_("La conversation est encore en cours d'enregistrement : réessayez dans un instant."))
+        await asyncio.sleep(STORED_ELSEWHERE_POLL_S)
 
 
 def pending_or_visible(user, question_id):

@@ -47,6 +47,14 @@ def flag_is_up(key: str) -> bool:
         return False
 
 
+def flag_value(key: str) -> object | None:
+    """The flag's value, None when it is down (or the cache cannot be read)."""
+    try:
+        return cache.get(key)
+    except Exception:
+        return None
+
+
 def flag_values(keys: Iterable[str]) -> dict[str, object]:
     """The keys among `keys` whose flag is up, with their values. Raises when the cache cannot
     be read: a caller deciding that nobody holds a flag must not decide it from a cache that is

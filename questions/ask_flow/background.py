@@ -14,10 +14,11 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext
 
-from runtime import broadcast, executors
+from runtime import broadcast, executors, flags
 
 from ..models import Conversation, Question
 from . import answering as answers
@@ -110,6 +111,40 @@ def _hold_unsaved(question: Question) -> None:
             _storing[str(conversation.pk)] = Storing(conversation, Future())
 
 
+def storing_key(conversation_id) -> str:
+    return f"oracle-conversation:{conversation_id}:storing"
+
+
+def owner_mark(user_id) -> str:
+    """Who may continue a conversation being stored, as another process reads it: its
+    player's id, "" for an anonymous visitor (questions.conversations.continuable)."""
+    return str(user_id) if user_id is not None else ""
+
+
+def _announce_storing(question_id) -> str | None:
+    """Several web processes (REDIS_URL): the conversation this question starts is being
+    stored, said in the shared cache (with its owner) until its save ends, so that a
+    follow-up another process receives waits for it as this process's would (questions/api.py).
+    Returns the flag's key, None when nothing was said. Run in the save pool, never in the
+    event loop: `meta` does not wait for the cache."""
+    if not settings.REDIS_URL:
+        return None
+    question = unsaved(question_id)
+    pending = storing(question.conversation_id) if question is not None else None
+    if pending is None:
+        return None
+    flags.raise_flag(storing_key(pending.conversation.pk), settings.ASK_FOLLOW_UP_WAIT_S + 5,
+                     owner_mark(pending.conversation.user_id))  # fmt: skip
+    return storing_key(pending.conversation.pk)
+
+
+def stored_elsewhere(conversation_id) -> str | None:
+    """The owner mark of a conversation another process says it is storing, None when none
+    is (raises nothing: a cache down reads as none)."""
+    value = flags.flag_value(storing_key(conversation_id))
+    return value if isinstance(value, str) else None
+
+
 def _release_unsaved(question_id) -> None:
     with _unsaved_lock:
         question = _unsaved.pop(str(question_id), None)
@@ -141,8 +176,11 @@ def start_answering(question_id, emit: Emit | None = None, save: Callable[[], ob
             finished.set_result(None)
 
     def save_then_queue() -> None:
+        announced = _announce_storing(question_id)
         with translation.override(language):
             ready = _saved(question_id, save, emit) and _vouched(question_id, emit)
+        if announced:
+            flags.lower_flag(announced)
         if ready:
             executors.ask_answer().submit(answer)
         else:

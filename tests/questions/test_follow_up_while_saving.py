@@ -152,3 +152,23 @@ def test_a_follow_up_waits_while_another_process_holds_the_writer_lock(answering
     assert (status, name) == (200, "meta")
     assert wait_for(lambda: Question.objects.filter(conversation_id=conversation_id).count() == 2, 30,
                     what="both questions stored")  # fmt: skip
+
+
+def test_with_several_web_processes_a_follow_up_another_process_receives_waits_too(held_save, answering, settings):
+    """Behind a load balancer (REDIS_URL), the follow-up may reach a web process that is not
+    storing the conversation: the shared cache tells it who is, and it waits the same way."""
+    settings.REDIS_URL = "redis://127.0.0.1:6379/0"  # several web processes: the storing mark is said in the shared cache
+    game = GameFactory()
+    bob = UserFactory(username="bob")
+    _, key = ApiToken.issue(bob)
+    _, eves_key = ApiToken.issue(UserFactory(username="eve"))
+    conversation_id = ask(key, game, "Qui commence ?")[2]["conversationId"]
+    assert wait_for(lambda: background.stored_elsewhere(conversation_id) == str(bob.pk), 10, what="the storing mark")
+    background._storing.pop(conversation_id)  # this process now knows no more than another one would
+
+    assert ask(eves_key, game, "Et ensuite ?", conversation_id)[0] == 404  # not hers: not waited for
+    after(0.5, held_save.set)
+    status, name, follow_up = ask(key, game, "Et ensuite ?", conversation_id)
+
+    assert (status, name, follow_up["conversationId"]) == (200, "meta", conversation_id)
+    assert wait_for(lambda: background.stored_elsewhere(conversation_id) is None, 10, what="the mark lowered")
