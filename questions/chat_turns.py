@@ -21,8 +21,10 @@ def answer_context(question: Question) -> dict:
     # bestScore rates rulebook passages; a decklist is judged by its verdict (diagnostics.deck)
     score = None if "deck" in question.diagnostics else question.best_score
     extensions = question.game.extensions.all()
+    cited = {c.get("booklet"): c.get("booklet_slug") for c in question.diagnostics.get("chunks") or []}
     return {
-        "answer_html": render_answer(question.answer, booklets_of(question.game, extensions, for_search=False)) if question.answer else "",
+        "answer_html": render_answer(question.answer, booklets_of(question.game, extensions, for_search=False), cited)
+        if question.answer else "",
         "confidence": confidence_of(score, question.diagnostics.get("confidence")) if not question.stopped else None,
         "error": question.error,
     }

@@ -41,12 +41,22 @@ ALLOWED_TAGS = {
 }
 
 
-def find_booklet(name: str, booklets: list[BookletRef]) -> BookletRef | None:
-    """Exact name first (case-insensitive), then the longest name the citation contains."""
+def find_booklet(name: str, booklets: list[BookletRef], cited: dict[str, str] | None = None) -> BookletRef | None:
+    """The booklet a citation names: the exact name of a booklet today (case-insensitive);
+    else, when the answer stored the booklets it was given (`cited`: their names then →
+    slugs), the one of those it names — found by its slug if renamed since, not found at all
+    if deleted since (never another booklet whose name the citation contains: the base
+    game's, for « Heat — Heavy Rain »); else the longest name today the citation contains or
+    is contained in (an answer stored without them)."""
     wanted = name.strip().casefold()
     for ref in booklets:
         if ref.name.casefold() == wanted:
             return ref
+    then = {cited_name.casefold(): slug for cited_name, slug in (cited or {}).items() if cited_name and slug}
+    named_then = [n for n in then if n == wanted] or [n for n in then if n in wanted or wanted in n]
+    if named_then:
+        slug = then[max(named_then, key=len)]
+        return next((ref for ref in booklets if ref.slug == slug), None)
     containing = [ref for ref in booklets if ref.name.casefold() in wanted or wanted in ref.name.casefold()]
     return max(containing, key=lambda ref: len(ref.name), default=None)
 
@@ -55,11 +65,11 @@ def strip_quote_marks(quote: str | None) -> str:
     return (quote or "")[1:-1].strip()
 
 
-def citation_html(match: re.Match, booklets: list[BookletRef]) -> SafeString:
+def citation_html(match: re.Match, booklets: list[BookletRef], cited: dict[str, str] | None = None) -> SafeString:
     name, page = match["booklet"].strip(), int(match["page"])
     quote = strip_quote_marks(match["quote"])
     label = f"{name}, p.{page}"
-    ref = find_booklet(name, booklets)
+    ref = find_booklet(name, booklets, cited)
     if ref is None:
         return format_html('<span class="citation citation-unknown" title="{}">{}</span>', quote, label)
     pdf_url = reverse("oracle-booklet-pdf", args=[ref.id]) + f"#page={page}"
@@ -81,8 +91,9 @@ def card_html(name: str) -> SafeString:
     )
 
 
-def render_answer(text: str, booklets: list[BookletRef]) -> SafeString:
-    """Markdown answer → sanitised HTML with citation links and card chips."""
+def render_answer(text: str, booklets: list[BookletRef], cited: dict[str, str] | None = None) -> SafeString:
+    """Markdown answer → sanitised HTML with citation links and card chips (`cited`:
+    `find_booklet`)."""
     fragments: list[str] = []
     key = secrets.token_hex(8)  # unguessable: a placeholder in the text cannot be forged
 
@@ -99,7 +110,7 @@ def render_answer(text: str, booklets: list[BookletRef]) -> SafeString:
         name = placeholder.sub("", match["name"]).strip()
         return (stash(card_html(name)) if name else "") + "".join(citations)
 
-    text = CITATION_RE.sub(lambda m: stash(citation_html(m, booklets)), text)
+    text = CITATION_RE.sub(lambda m: stash(citation_html(m, booklets, cited)), text)
     text = CARD_RE.sub(card, text)
     html = nh3.clean(_markdown(text), tags=ALLOWED_TAGS, attributes={}, link_rel=None)
     return mark_safe(placeholder.sub(lambda m: fragments[int(m[1])], html))

@@ -236,3 +236,39 @@ def test_ordinary_markdown_still_renders(client, bob, game):
     html = render(client, game, "Oui :\n\n- une carte\n  - puis une autre\n\n| A | B |\n|---|---|\n| 1 | 2 |")
     tags = [tag for tag, _ in elements(html)]
     assert tags.count("ul") == 2 and "table" in tags and "td" in tags
+
+
+def answered_from(game, text, booklets, user) -> Question:
+    """An answer stored with the booklets of the passages it was given (name then → slug)."""
+    question = QuestionFactory(game=game, user=user)
+    chunks = [{"booklet": name, "booklet_slug": slug, "page_start": 7} for name, slug in booklets]
+    question.mark_done(answer=text, intent="rules", best_score=None, diagnostics={"chunks": chunks})
+    return question
+
+
+def test_a_citation_of_a_booklet_deleted_since_is_not_linked_to_another(client, bob):
+    client.force_login(bob)
+    heat = GameFactory(name="Heat", slug="heat")
+    rain = ExtensionFactory(game=heat, name="Heat — Heavy Rain", slug="heat-heavy-rain")
+    question = answered_from(heat, '[Heat — Heavy Rain, p.7 : "Rain tyres."]', [(rain.name, rain.slug), ("Heat", "heat")], bob)
+    assert f"/booklets/{rain.pk}/pdf#page=7" in client.get(fragment_url(question)).content.decode()
+
+    rain.delete()
+    html = client.get(fragment_url(question)).content.decode()
+
+    assert "citation-unknown" in html and "/booklets/" not in html  # not the base rules' p.7
+
+
+def test_a_citation_of_a_booklet_renamed_since_stays_linked(client, bob):
+    client.force_login(bob)
+    heat = GameFactory(name="Heat", slug="heat")
+    rain = ExtensionFactory(game=heat, name="Heavy Rain", slug="heat-heavy-rain")
+    question = answered_from(heat, '[Heavy Rain, p.7 : "Rain tyres."] [Heat, p.2]', [(rain.name, rain.slug), ("Heat", "heat")], bob)
+
+    rain.name = "Pluie battante"
+    rain.save()
+    heat.name = "Heat : Pedal to the Metal"
+    heat.save()
+    html = client.get(fragment_url(question)).content.decode()
+
+    assert f'href="/booklets/{rain.pk}/pdf#page=7"' in html and f'href="/booklets/{heat.pk}/pdf#page=2"' in html
