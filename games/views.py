@@ -2,11 +2,12 @@
 
 import uuid
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import FileResponse, Http404, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import render, resolve_url
 from django.views.decorators.clickjacking import xframe_options_sameorigin
 
 from .changes import changes_of
@@ -58,23 +59,47 @@ def booklet_owner(booklet_id: uuid.UUID) -> Game | Extension:
     return owner
 
 
+def framed(request) -> bool:
+    """Whether the browser loads this page in a frame (the chat's viewer pane)."""
+    return request.headers.get("Sec-Fetch-Dest") in ("iframe", "frame")
+
+
+def unavailable_in_frame(request, signed_out: bool):
+    """What the chat's viewer pane shows instead of a booklet: a page it may frame. The login
+    page and the site's 404 may not be framed (DENY), and the pane would show the browser's
+    « refused to connect »."""
+    context = {"signed_out": signed_out, "login_url": f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.get_full_path()})}"}
+    return render(request, "games/viewer_unavailable.html", context, status=403 if signed_out else 404)
+
+
 @xframe_options_sameorigin  # the chat shows the viewer (and its PDF fallback) in an iframe
 def booklet_pdf(request, booklet_id: uuid.UUID):
     if not may_read(request):
-        return redirect_to_login(request.get_full_path())
-    owner = booklet_owner(booklet_id)
+        return unavailable_in_frame(request, signed_out=True) if framed(request) else redirect_to_login(request.get_full_path())
     try:
+        owner = booklet_owner(booklet_id)
         handle = owner.pdf.open("rb")
-    except FileNotFoundError:
-        raise Http404("The booklet's PDF is missing") from None
+    except (Http404, FileNotFoundError):
+        if framed(request):
+            return unavailable_in_frame(request, signed_out=False)
+        raise Http404("No such booklet, or its PDF is missing") from None
     return FileResponse(handle, content_type="application/pdf", filename=f"{owner.slug}.pdf")
 
 
 @xframe_options_sameorigin
 def booklet_viewer(request, booklet_id: uuid.UUID):
+    """The viewer page, framed by the chat (a signed-out player, a booklet withdrawn since the
+    answer: a framable page that says so)."""
     if not may_read(request):
-        return redirect_to_login(request.get_full_path())
-    owner = booklet_owner(booklet_id)
+        return unavailable_in_frame(request, signed_out=True) if framed(request) else redirect_to_login(request.get_full_path())
+    try:
+        owner = booklet_owner(booklet_id)
+    except Http404:
+        if framed(request):
+            return unavailable_in_frame(request, signed_out=False)
+        raise
+    if not owner.pdf.storage.exists(owner.pdf.name):
+        return unavailable_in_frame(request, signed_out=False)
     name = owner.name if isinstance(owner, Extension) else (owner.booklet_name or owner.name)
     return render(request, "games/viewer.html", {"booklet_id": booklet_id, "booklet_name": name})
 

@@ -6,6 +6,7 @@ from . import chat_stream, login, views
 urlpatterns = [
     path("jeux/<slug:slug>/", views.chat, name="oracle-chat"),
     path("jeux/<slug:slug>/c/<uuid:conversation_id>/", views.chat, name="oracle-chat-conversation"),
+    path("jeux/<slug:slug>/conversations/", views.conversation_list, name="oracle-chat-conversations"),
     path("jeux/<slug:slug>/c/<uuid:conversation_id>/booklets", views.booklets, name="oracle-chat-booklets"),
     path("jeux/<slug:slug>/ask", views.ask, name="oracle-chat-ask"),
     path("jeux/<slug:slug>/questions/<uuid:question_id>/events", chat_stream.answer_events, name="oracle-chat-events"),

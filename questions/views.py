@@ -10,6 +10,7 @@ import logging
 from uuid import UUID
 
 from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -89,12 +90,30 @@ def history_note(count: int) -> str:
     return _("↺ %(n)s/%(max)s : l'Oracle relit vos %(n)s derniers échanges") % {"n": count, "max": MAX_HISTORY_TURNS}
 
 
-def player_conversations(request, game: Game) -> list[Conversation]:
+def own_conversations(request, game: Game):
     """The player's own conversations about this game, newest first (none when anonymous)."""
     user = asker(request)
     if user is None:
-        return []
-    return list(Conversation.objects.filter(user=user, game=game).order_by("-updated_at")[:LISTED_CONVERSATIONS])
+        return Conversation.objects.none()
+    return Conversation.objects.filter(user=user, game=game).order_by("-updated_at")
+
+
+def player_conversations(request, game: Game) -> dict:
+    """The chat's « Vos conversations »: the LISTED_CONVERSATIONS newest, and how many there
+    are (the others are on the conversations page)."""
+    rows = own_conversations(request, game)
+    listed = list(rows[:LISTED_CONVERSATIONS])
+    total = len(listed) if len(listed) < LISTED_CONVERSATIONS else rows.count()
+    return {"conversations": listed, "conversations_total": total}
+
+
+def conversation_list(request, slug: str):
+    """Every conversation of the player about the game, LISTED_CONVERSATIONS a page."""
+    if not may_ask(request):
+        return redirect_to_login(request.get_full_path())
+    game = get_object_or_404(Game, slug=slug)
+    page = Paginator(own_conversations(request, game), LISTED_CONVERSATIONS).get_page(request.GET.get("page"))
+    return render(request, "questions/conversations.html", {"game": game, "page": page})
 
 
 def page_suggestions(game: Game) -> tuple[list[str], str]:
@@ -118,7 +137,7 @@ def chat(request, slug: str, conversation_id=None):
         if conversation.game_id != game.pk:
             raise Http404  # another game's conversation
         selected = chosen_extensions(conversation)
-        turns = [turn_context(q) for q in current_turns(conversation).select_related("game")]
+        turns = [turn_context(q) for q in current_turns(conversation).select_related("game").prefetch_related("game__extensions")]
     else:
         selected = selected_extensions(request, game)
     suggestions, placeholder = page_suggestions(game)
@@ -126,7 +145,7 @@ def chat(request, slug: str, conversation_id=None):
         "game": game,
         "conversation": conversation,
         "turns": turns,
-        "conversations": player_conversations(request, game),
+        **player_conversations(request, game),
         "extensions": list(game.extensions.all()),
         "selected": selected,
         "max_chars": MAX_QUESTION_CHARS,
@@ -212,7 +231,7 @@ def ask(request, slug: str):
         **turn_context(question),
         "game": game,
         "conversation": conversation,
-        "conversations": player_conversations(request, game),
+        **player_conversations(request, game),
         "history_note": history_note(min(len(question.history) + 1, MAX_HISTORY_TURNS)),  # this turn too, once answered
         "extensions": list(game.extensions.all()),
         "selected": asked.extensions,

@@ -306,9 +306,30 @@ const frame = document.getElementById("viewer-frame");
 turns.addEventListener("click", (event) => {
   const link = event.target.closest("a.citation");
   if (!link || !link.dataset.viewerUrl) return;
+  // Ctrl/⌘/Shift-click (or a middle click): the browser opens the PDF in a tab or window
+  if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey || event.button !== 0) return;
   event.preventDefault();
   openViewer(link);
 });
+
+// On a phone the viewer covers the whole page (oracle.css, max-width 52rem): it is then a
+// modal dialog, and what it covers is inert — no focus reaches the chat hidden behind it.
+const viewerCovers = matchMedia("(max-width: 52rem)");
+
+function coverBehindViewer() {
+  const covering = !pane.hidden && viewerCovers.matches;
+  const main = pane.parentElement;
+  const behind = [...document.body.children].filter((el) => el !== main && el.tagName !== "SCRIPT");
+  for (const el of [...behind, ...[...main.children].filter((el) => el !== pane)]) el.inert = covering;
+  if (covering) {
+    pane.setAttribute("role", "dialog");
+    pane.setAttribute("aria-modal", "true");
+  } else {
+    pane.removeAttribute("role");
+    pane.removeAttribute("aria-modal");
+  }
+}
+viewerCovers.addEventListener("change", coverBehindViewer);
 
 let openedFrom = null; // the citation that opened the viewer: focus goes back to it
 
@@ -319,6 +340,7 @@ function openViewer(link) {
   document.getElementById("viewer-title").textContent = link.textContent.trim();
   document.getElementById("viewer-open").href = link.href;
   frame.src = link.dataset.viewerUrl;
+  coverBehindViewer();
   closeButton.focus();
 }
 
@@ -327,6 +349,7 @@ function closeViewer() {
   pane.hidden = true;
   document.body.classList.remove("viewer-open");
   frame.removeAttribute("src");
+  coverBehindViewer();
   if (openedFrom?.isConnected) openedFrom.focus();
   else textarea.focus();
   openedFrom = null;

@@ -35,6 +35,12 @@ def test_citation_opens_the_pdf_at_the_cited_page_with_the_quote_highlighted(bro
     assert page_of_highlight.get_attribute("data-page-number") == "2"
     screenshot(page, "chat-citation-viewer")
 
+    page.click("#viewer-close")
+    with page.context.expect_page() as opened:  # Ctrl-click: the PDF in a new tab, as for any link
+        citation.click(modifiers=["Control"])
+    assert opened.value.url.endswith(f"/booklets/{game.pk}/pdf#page=2")
+    assert not page.is_visible("#viewer-pane")
+
 
 def test_pages_fit_a_phone_screen(browser, live_daphne, course_folle, bob):
     game, extension = course_folle
@@ -51,5 +57,11 @@ def test_pages_fit_a_phone_screen(browser, live_daphne, course_folle, bob):
     box = page.locator("#viewer-pane").bounding_box()
     assert box["width"] == 390  # the booklet takes the whole phone screen
     screenshot(page, "viewer-phone")
+    for _ in range(4):  # the chat it covers is out of reach: focus stays in the viewer (or leaves the page)
+        page.keyboard.press("Shift+Tab")
+        focused = page.evaluate("document.activeElement.id || document.activeElement.tagName")
+        assert page.evaluate("document.getElementById('viewer-pane').contains(document.activeElement)"
+                             " || document.activeElement === document.body"), focused
+    assert page.get_attribute("#viewer-pane", "aria-modal") == "true"
     page.click("#viewer-close")
     assert not page.is_visible("#viewer-pane")

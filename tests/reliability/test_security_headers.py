@@ -91,3 +91,23 @@ def test_production_settings_refuse_to_start_without_a_secret_key(tmp_path):
     del env["SECRET_KEY"]
     done = manage("check", env=env)
     assert done.returncode != 0 and "SECRET_KEY is not set" in done.stderr
+
+
+@pytest.mark.parametrize("signed_in", [True, False])
+def test_the_viewer_pane_shows_a_framable_page_for_a_withdrawn_booklet_or_a_signed_out_player(client, bob, signed_in):
+    """In the chat's pane the site's 404 and login page (DENY) would be the browser's
+    « refused to connect »: a framed request gets a page it may show, saying what happened."""
+    game = GameFactory(name="Heat")
+    if signed_in:
+        client.force_login(bob)
+    framed = {"Sec-Fetch-Dest": "iframe"}
+    for path in (f"/booklets/{game.pk}/view?page=3", f"/booklets/{game.pk}/pdf"):  # no PDF stored: withdrawn
+        response = client.get(path, headers=framed)
+        assert response.status_code == (404 if signed_in else 403)
+        assert response["X-Frame-Options"] == "SAMEORIGIN" and csp(response)["frame-ancestors"] == "'self'"
+        text = response.content.decode()
+        assert ("Livret indisponible" if signed_in else "Vous avez été déconnecté") in text
+        if not signed_in:
+            assert 'target="_top"' in text and "/login/?next=" in text
+    if not signed_in:  # not in a frame: the login page, as before
+        assert client.get(f"/booklets/{game.pk}/view").status_code == 302
