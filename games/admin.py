@@ -1,4 +1,15 @@
+"""The admin of games and their booklets, and the read-only views of what ingestion and the
+card import wrote.
+
+A booklet's slug names its vector collection (`rules_<slug>`), which its chunks carry: the
+slugs of a game and of a booklet, and a booklet's game, are fixed once created. Booklets are
+created by ingestion and deleted through games.services, which refuses while one of them is
+being read."""
+
+from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.utils import quote
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -21,11 +32,91 @@ def served_pdf(owner) -> str:
 
 
 class ExtensionInline(admin.TabularInline):
+    """The game's booklets, to rename them or correct their kind or language. Not to add one
+    (ingestion creates it with its chunks) nor to delete one: its own page deletes it through
+    games.services, with its PDF, unless it is being read."""
+
     model = Extension
     extra = 0
+    can_delete = False
     fields = ("name", "slug", "kind", "language", served_pdf)
-    readonly_fields = (served_pdf,)
-    prepopulated_fields = {"slug": ("name",)}
+    readonly_fields = ("slug", served_pdf)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+def refuse_shared_collection(slug: str, taken_by, message) -> str:
+    """The slug, unless a row of `taken_by` has it: a game's base booklet and an extension
+    would share the collection `rules_<slug>` (games.services.unique_slug keeps them apart too)."""
+    if taken_by.objects.filter(slug=slug).exists():
+        raise forms.ValidationError(message, params={"slug": slug})
+    return slug
+
+
+class GameForm(forms.ModelForm):
+    def clean_slug(self):
+        return refuse_shared_collection(self.cleaned_data["slug"], Extension, _(
+            "Un livret a déjà l'identifiant « %(slug)s » : leurs passages seraient dans le même index. Choisissez-en un autre."
+        ))
+
+
+class ExtensionForm(forms.ModelForm):
+    def clean_slug(self):
+        return refuse_shared_collection(self.cleaned_data["slug"], Game, _(
+            "Un jeu a déjà l'identifiant « %(slug)s » : leurs passages seraient dans le même index. Choisissez-en un autre."
+        ))
+
+
+class FixedOnceCreated:
+    """`fixed_once_created` fields are typed on the add page only, then read-only: the slug
+    names the collection the booklet's chunks carry, and a booklet's chunks belong to its game."""
+
+    fixed_once_created: tuple[str, ...] = ()
+
+    def get_readonly_fields(self, request, obj=None):
+        fixed = self.fixed_once_created if obj is not None else ()
+        return (*super().get_readonly_fields(request, obj), *fixed)
+
+    def get_prepopulated_fields(self, request, obj=None):
+        return super().get_prepopulated_fields(request, obj) if obj is None else {}
+
+
+# Set on the request by a deletion games.services refused (a booklet being read).
+DELETION_REFUSED = "oracle_deletion_refused"
+
+
+class DeletesThroughServices:
+    """Deletion goes through games.services, which may refuse. A refused row is still there:
+    only the refusal is shown, not Django's success message (sent whatever delete_model did),
+    and the delete page leads back to the row rather than to a list without it."""
+
+    def delete_through_services(self, request, rows, delete) -> None:
+        for row in rows:
+            try:
+                delete(row)
+            except services.BookletBusy as exc:
+                setattr(request, DELETION_REFUSED, True)
+                self.message_user(request, str(exc), messages.ERROR)
+
+    def message_user(self, request, message, level=messages.INFO, *args, **kwargs):
+        if level == messages.SUCCESS and getattr(request, DELETION_REFUSED, False):
+            return
+        super().message_user(request, message, level, *args, **kwargs)
+
+    def get_deleted_objects(self, objs, request):
+        """Chunks and cards go with their game or booklet, though none is deleted alone
+        (ReadOnlyAdmin): Django would otherwise refuse for want of that permission."""
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        dependent = {str(model._meta.verbose_name) for model in (Chunk, Card)}
+        return deleted, counts, {name for name in perms_needed if str(name) not in dependent}, protected
+
+    def response_delete(self, request, obj_display, obj_id):
+        if not getattr(request, DELETION_REFUSED, False):
+            return super().response_delete(request, obj_display, obj_id)
+        opts = self.opts
+        return redirect(reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[quote(obj_id)],
+                                current_app=self.admin_site.name))
 
 
 LANGUAGE_NAMES = {FRENCH: _("Français"), ENGLISH: _("Anglais")}
@@ -52,13 +143,16 @@ class LanguageFilter(admin.SimpleListFilter):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(FixedOnceCreated, DeletesThroughServices, admin.ModelAdmin):
+    form = GameForm
     list_display = ("name", "slug", language_name, "card_game", "bgg_id", "pdf_pages", "updated_at")
     list_filter = (LanguageFilter, "card_game")
     search_fields = ("name", "slug")
     prepopulated_fields = {"slug": ("name",)}
-    exclude = ("pdf",)
+    fields = ("name", "slug", "language", "description", "bgg_id", "bgg_metadata", "card_game", "booklet_name",
+              served_pdf, "pdf_pages", "bgg_synced_at", "created_at", "updated_at")
     readonly_fields = (served_pdf, "pdf_pages", "bgg_synced_at", "created_at", "updated_at")
+    fixed_once_created = ("slug",)
     inlines = [ExtensionInline]
 
     def save_model(self, request, game, form, change):
@@ -77,25 +171,26 @@ class GameAdmin(admin.ModelAdmin):
         changed = [(f.instance, f.changed_data) for f in formset.initial_forms if {"language", "name"} & set(f.changed_data)]
         super().save_formset(request, form, formset, change)
         for extension, fields in changed:
-            if Extension.objects.filter(pk=extension.pk).exists():  # not deleted by the same form
-                sync_extension(extension, fields)
+            sync_extension(extension, fields)
 
     def delete_model(self, request, game):
         """Everything the game left behind goes too (games.services), as with the API."""
-        delete_through_services(self, request, [game], services.delete_game)
+        self.delete_through_services(request, [game], services.delete_game)
 
     def delete_queryset(self, request, queryset):
-        delete_through_services(self, request, list(queryset), services.delete_game)
+        self.delete_through_services(request, list(queryset), services.delete_game)
 
 
 @admin.register(Extension)
-class ExtensionAdmin(admin.ModelAdmin):
+class ExtensionAdmin(FixedOnceCreated, DeletesThroughServices, admin.ModelAdmin):
+    form = ExtensionForm
     list_display = ("name", "game", "kind", language_name, "pdf_pages", "updated_at")
     list_filter = ("kind", LanguageFilter, "game")
     search_fields = ("name", "slug", "game__name")
     prepopulated_fields = {"slug": ("name",)}
-    exclude = ("pdf",)
+    fields = ("game", "name", "slug", "kind", "language", served_pdf, "pdf_pages", "created_at", "updated_at")
     readonly_fields = (served_pdf, "pdf_pages", "created_at", "updated_at")
+    fixed_once_created = ("game", "slug")
 
     def save_model(self, request, extension, form, change):
         super().save_model(request, extension, form, change)
@@ -103,10 +198,10 @@ class ExtensionAdmin(admin.ModelAdmin):
             sync_extension(extension, form.changed_data)
 
     def delete_model(self, request, extension):
-        delete_through_services(self, request, [extension.booklet], services.delete_booklet)
+        self.delete_through_services(request, [extension.booklet], services.delete_booklet)
 
     def delete_queryset(self, request, queryset):
-        delete_through_services(self, request, [e.booklet for e in queryset.select_related("game")], services.delete_booklet)
+        self.delete_through_services(request, [e.booklet for e in queryset.select_related("game")], services.delete_booklet)
 
 
 def sync_extension(extension: Extension, changed_fields) -> None:
@@ -118,40 +213,50 @@ def sync_extension(extension: Extension, changed_fields) -> None:
         services.rename_booklet(extension.booklet, extension.name)
 
 
-def delete_through_services(model_admin, request, rows, delete) -> None:
-    for row in rows:
-        try:
-            delete(row)
-        except services.BookletBusy as exc:
-            model_admin.message_user(request, str(exc), messages.ERROR)
-
-
-@admin.register(Chunk)
-class ChunkAdmin(admin.ModelAdmin):
-    list_display = ("collection", "ordinal", "page_start", "page_end", "hierarchy_path", "is_forum", "indexed")
-    list_filter = ("collection", "is_forum", "indexed")
-    search_fields = ("text", "hierarchy_path")
-    readonly_fields = [f.name for f in Chunk._meta.fields if f.name != "id"]
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows another process writes, shown for reading only (see each subclass for why)."""
 
     def has_add_permission(self, request):
         return False
 
+    def has_change_permission(self, request, obj=None):
+        return False
 
-admin.site.register(IndexState)
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Chunk)
+class ChunkAdmin(ReadOnlyAdmin):
+    """Read-only: chunks are what an ingestion read from the booklet, and the index is rebuilt
+    from them. To correct them, ingest the booklet again (or delete the booklet)."""
+
+    list_display = ("collection", "ordinal", "page_start", "page_end", "hierarchy_path", "is_forum", "indexed")
+    list_filter = ("collection", "is_forum", "indexed")
+    search_fields = ("text", "hierarchy_path")
+    exclude = ("dense", "sparse")  # vectors: bytes and numbers nobody reads
+    readonly_fields = [f.name for f in Chunk._meta.fields if f.name not in ("id", "dense", "sparse")]
+
+
+@admin.register(IndexState)
+class IndexStateAdmin(ReadOnlyAdmin):
+    """Read-only: writers bump a collection's version and the index owner syncs it when it
+    moves (games.index_state); a version changed by hand would skip or repeat a sync."""
+
+    list_display = ("collection", "version", "updated_at")
+    search_fields = ("collection",)
 
 
 @admin.register(Card)
-class CardAdmin(admin.ModelAdmin):
-    """Read-only: cards come from `manage.py import_cards` (docs/cards.md)."""
+class CardAdmin(ReadOnlyAdmin):
+    """Read-only: cards come from `manage.py import_cards` (docs/cards.md), which would undo an
+    edit and bring a deleted card back. To correct them, import the cards again."""
 
     list_display = ("name", "name_fr", "game", "type_line", "set_code", "indexed")
     list_filter = ("game", "set_code", "indexed")
     search_fields = ("name", "name_fr", "search_name_fr", "type_line")  # folded French: « drakon »
     exclude = ("dense", "sparse")
     readonly_fields = [f.name for f in Card._meta.fields if f.name not in ("id", "dense", "sparse")]
-
-    def has_add_permission(self, request):
-        return False
 
 
 @admin.register(Decklist)
@@ -192,3 +297,8 @@ class GameTermAdmin(admin.ModelAdmin):
     list_display = ("french", "english", "game", "source", "support")
     list_filter = ("source", "game")
     search_fields = ("french", "english")
+
+    def get_changeform_initial_data(self, request):
+        """A term added here is « saisi à la main »: a « textes des cartes » one is deleted by
+        the next card import (games.terms.learn_card_terms)."""
+        return {"source": GameTerm.Source.MANUAL, **super().get_changeform_initial_data(request)}

@@ -190,7 +190,7 @@ class Chunk(models.Model):
     hierarchy_level = models.PositiveSmallIntegerField(_("niveau de titre"), default=0)
     is_forum = models.BooleanField(_("message de forum"), default=False)
     payload = models.JSONField(_("métadonnées"), default=dict, blank=True)
-    dense = models.BinaryField(null=True, blank=True)  # float32 little-endian
+    dense = models.BinaryField(_("vecteur sémantique"), null=True, blank=True)  # float32 little-endian
     embedder = models.CharField(_("modèle d'embedding"), max_length=100, blank=True)
     sparse = models.JSONField(_("vecteur lexical"), default=dict, blank=True)  # {"indices": [...], "values": [...]}
     indexed = models.BooleanField(_("indexé"), default=False, db_index=True)
@@ -201,6 +201,8 @@ class Chunk(models.Model):
     class Meta:
         ordering = ["collection", "ordinal"]
         indexes = [models.Index(fields=["game", "extension", "ordinal"])]
+        verbose_name = _("passage")
+        verbose_name_plural = _("passages")
 
     def __str__(self) -> str:
         return f"{self.collection}#{self.ordinal} p.{self.page_start}"
@@ -222,6 +224,10 @@ class IndexState(models.Model):
     collection = models.CharField(_("collection"), max_length=100, primary_key=True)
     version = models.PositiveBigIntegerField(_("version"), default=1)
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("état d'index")
+        verbose_name_plural = _("états d'index")
 
     def __str__(self) -> str:
         return f"{self.collection} v{self.version}"
@@ -257,7 +263,7 @@ class OcrPageWords(models.Model):
 class IndexedRow(models.Model):
     """A row that feeds one point of a vector collection (cards, tournament decklists)."""
 
-    dense = models.BinaryField(null=True, blank=True)  # float32 little-endian
+    dense = models.BinaryField(_("vecteur sémantique"), null=True, blank=True)  # float32 little-endian
     embedder = models.CharField(_("modèle d'embedding"), max_length=100, blank=True)
     sparse = models.JSONField(_("vecteur lexical"), default=dict, blank=True)
     embedded_text_hash = models.CharField(_("empreinte du texte indexé"), max_length=40, blank=True)

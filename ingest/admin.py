@@ -23,6 +23,7 @@ class IngestEventInline(admin.TabularInline):
 class IngestJobAdmin(admin.ModelAdmin):
     list_display = ("booklet", "game", "booklet_kind", "status", "pause_reason", "act", "progress_summary", "created_at")
     list_filter = ("status", "booklet_kind", "pause_reason")
+    list_select_related = ("game", "extension__game")  # the booklet's name: its extension, which names its game
     search_fields = ("game__name", "extension__name", "error")
     readonly_fields = [f.name for f in IngestJob._meta.fields]
     inlines = [IngestEventInline]

@@ -139,6 +139,8 @@ class IngestEvent(models.Model):
 
     class Meta:
         ordering = ["id"]
+        verbose_name = _("événement d'ingestion")
+        verbose_name_plural = _("événements d'ingestion")
 
     def __str__(self) -> str:
         return f"{self.event} #{self.pk}"

@@ -55,8 +55,18 @@ class QuestionForm(forms.ModelForm):
             )
 
 
+class BookletsWithTheirGame:
+    """The booklets' multi-select names each with its game (Extension.__str__): read them
+    together, not one query per booklet."""
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "extensions":
+            kwargs["queryset"] = db_field.remote_field.model.objects.select_related("game")
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
 @admin.register(Question)
-class QuestionAdmin(admin.ModelAdmin):
+class QuestionAdmin(BookletsWithTheirGame, admin.ModelAdmin):
     form = QuestionForm
     list_display = ("text", "game", "intent", "status", "best_score", "rating", "comment", "feedback_at", "created_at")
     list_filter = (RatingFilter, "status", "intent", "game")
@@ -94,6 +104,7 @@ class QuestionAdmin(admin.ModelAdmin):
 class ApiTokenAdmin(admin.ModelAdmin):
     list_display = ("name", "user", "prefix", "created_at", "expires_at", "created_by", "last_used_at", "revoked")
     list_filter = ("revoked",)
+    list_select_related = ("user", "created_by")
     search_fields = ("name", "user__username", "prefix")
     fields = ("user", "name", "expires_at", "revoked", "prefix", "created_by", "created_at", "last_used_at")
     readonly_fields = ("prefix", "created_by", "created_at", "last_used_at")
@@ -113,8 +124,9 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
 
 @admin.register(Conversation)
-class ConversationAdmin(admin.ModelAdmin):
+class ConversationAdmin(BookletsWithTheirGame, admin.ModelAdmin):
     list_display = ("__str__", "game", "user", "updated_at")
+    list_select_related = ("game", "user")
     list_filter = ("game",)
     search_fields = ("title", "user__username")
     readonly_fields = ("created_at", "updated_at")

@@ -1,0 +1,35 @@
+"""The ingestions list reads each job's game and booklet with the jobs: as many queries for 30
+jobs as for 5."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from tests.factories import ExtensionFactory, IngestJobFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def queries(client, url: str) -> int:
+    client.get(url)  # the first request fills Django's content-type cache: count the next one
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    return len(ctx.captured_queries)
+
+
+def add_jobs(n: int) -> None:
+    """Ingestions of expansions (named by their extension, which names its game) and of base rules."""
+    for _ in range(n):
+        extension = ExtensionFactory()
+        IngestJobFactory(game=extension.game, extension=extension, booklet_kind="extension")
+        IngestJobFactory()
+
+
+def test_the_ingestions_list_reads_as_many_queries_for_30_jobs_as_for_5(client, alice):
+    client.force_login(alice)
+    add_jobs(5)
+    with_5 = queries(client, "/admin/ingest/ingestjob/")
+
+    add_jobs(25)
+
+    assert queries(client, "/admin/ingest/ingestjob/") == with_5
