@@ -3,10 +3,10 @@
 run:            ## install, migrate, load the demo, start web + workers (embedded default)
 	scripts/run.sh
 
-test:           ## the whole test suite on SQLite, both cores
+test:           ## the whole test suite on SQLite (an exported DATABASE_URL is ignored), both cores; needs PostgreSQL and Redis running (docs/testing.md)
 	scripts/test.sh
 
-test-fast:      ## the edit loop: import contracts + tests not marked slow (no browser, sshd, daphne, PostgreSQL), both cores
+test-fast:      ## the edit loop: import contracts + tests not marked slow (no browser, sshd, daphne, PostgreSQL; Redis running), both cores
 	scripts/test-fast.sh
 
 test-postgres:  ## the tests that use the database, on the PostgreSQL at 127.0.0.1:5432, but for the browser tests
@@ -16,7 +16,7 @@ test-postgres:  ## the tests that use the database, on the PostgreSQL at 127.0.0
 	# already and are deselected here (TESTS_DATABASE_ONLY, tests/conftest.py).
 	TESTS_DATABASE_ONLY=1 DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/oracle} scripts/test.sh --ignore=tests/e2e
 
-bench:          ## ingestion and retrieval benchmarks (prints figures; no pass/fail)
+bench:          ## every benchmark of scripts/bench.py: ingest, retrieval, eval, cards, llm, bgg (prints figures; no pass/fail); ingest, retrieval, eval and cards read ../shared/eval-corpus
 	scripts/install.sh --test && .venv/bin/python -m scripts.bench
 
 demo-pdfs:      ## rebuild the demo rulebooks under games/demo/

@@ -33,6 +33,9 @@ INGEST_SSE_HEARTBEAT_S = env_float("INGEST_SSE_HEARTBEAT_S", 15.0)  # comment li
 INGEST_SSE_FALLBACK_POLL_S = env_float("INGEST_SSE_FALLBACK_POLL_S", 2.0)
 PAGE_IMAGES_THREADS = env_int("PAGE_IMAGES_THREADS", 2)  # pdf2image thread_count of `prerender_pages`
 ASKING_SIGNAL_TTL_S = env_float("ASKING_SIGNAL_TTL_S", 20.0)
+# Tables of numbers read as labelled rows (ingest/stages/tables.py): off by default — on, the
+# dev split lost more top passages than it won. The read child, without Django, gets it from the worker.
+INGEST_TABLE_ROWS = env_bool("INGEST_TABLE_ROWS", False)
 
 # --- Asking ----------------------------------------------------------------------------------
 

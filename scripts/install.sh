@@ -17,6 +17,9 @@ done
 # wamerican, wfrench: word lists that rejoin tracked capitals in headings (hierarchy stage).
 debs=(poppler-utils tesseract-ocr tesseract-ocr-fra tesseract-ocr-eng fonts-dejavu-core gettext
       dict-freedict-fra-eng dict-freedict-eng-fra wamerican wfrench)
+# python3-venv: Debian's python3 lacks ensurepip (python3.11-venv), which `-m venv` below needs;
+# only while .venv is still to be created.
+[ -x .venv/bin/python ] || debs+=(python3-venv)
 [ "$WITH_TEST" = 1 ] && debs+=(openssh-server openssh-client procps)
 # Node.js may come from elsewhere than Debian (it does on these machines): only install if absent.
 [ "$WITH_TEST" = 1 ] && ! command -v npm >/dev/null && debs+=(nodejs npm)

@@ -12,6 +12,7 @@ No Django import: the child starts fast.
 from __future__ import annotations
 
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..pdf_guard import Problem, gettext_noop
+from . import tables
 from .read import Page, Paragraph
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
@@ -33,8 +35,11 @@ class ReadFailed(Exception):
 def read_pages(pdf: Path, memory_mb: int) -> Iterator[Page]:
     """Yield the pages read by a capped child; the child is killed if the caller stops early."""
     with tempfile.TemporaryFile() as errors:
+        # the child has no Django settings: the worker's INGEST_TABLE_ROWS goes in its environment
+        env = {**os.environ, "INGEST_TABLE_ROWS": "1" if tables.enabled() else "0"}
         process = subprocess.Popen(
             [sys.executable, "-m", "ingest.stages.read_child", str(pdf)],
+            env=env,
             stdout=subprocess.PIPE,
             stderr=errors,  # a file: pdfminer's warnings cannot fill a pipe and block the child
             preexec_fn=lambda: _cap_memory(memory_mb),

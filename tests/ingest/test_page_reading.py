@@ -1,5 +1,5 @@
 """The page read as a player reads it: labelled table rows, no running headers or footers in
-the text, rule numbers joined to their rule, ligatures and soft hyphens repaired (tables only with INGEST_TABLE_ROWS=1).
+the text, rule numbers joined to their rule, ligatures and soft hyphens repaired (tables only with the INGEST_TABLE_ROWS setting).
 Pages are the demo booklet's (games/demo) or small PDFs made here with fpdf2."""
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ def _demo_pages() -> list[Page]:
     return list(read_pages(DEMO))
 
 
-def test_a_table_of_numbers_becomes_rows_whose_values_carry_their_labels(tmp_path, monkeypatch):
-    monkeypatch.setenv("INGEST_TABLE_ROWS", "1")
+def test_a_table_of_numbers_becomes_rows_whose_values_carry_their_labels(tmp_path, settings):
+    settings.INGEST_TABLE_ROWS = True
     pdf = _pdf()
     pdf.add_page()
     pdf.set_xy(50, 50)
@@ -49,8 +49,8 @@ def test_a_table_of_numbers_becomes_rows_whose_values_carry_their_labels(tmp_pat
     assert "5 4 3" not in page.text  # the bare numbers no longer stand without their labels
 
 
-def test_the_demo_components_and_scoring_tables_read_row_by_row_with_their_headers(monkeypatch):
-    monkeypatch.setenv("INGEST_TABLE_ROWS", "1")
+def test_the_demo_components_and_scoring_tables_read_row_by_row_with_their_headers(settings):
+    settings.INGEST_TABLE_ROWS = True
     pages = _demo_pages()
 
     assert "Jetons Flamme (gaz) — Quantité: 40, Utilisation: Payer les montées, le décollage et l'entretien." in pages[1].text
@@ -65,8 +65,8 @@ def test_tables_stay_as_pdfminer_reads_them_unless_asked(tmp_path):
     assert "Quantité:" not in components.text and "Jetons Flamme (gaz)" in components.text
 
 
-def test_numbers_inside_running_prose_are_not_a_table(tmp_path, monkeypatch):
-    monkeypatch.setenv("INGEST_TABLE_ROWS", "1")
+def test_numbers_inside_running_prose_are_not_a_table(tmp_path, settings):
+    settings.INGEST_TABLE_ROWS = True
     pdf = _pdf()
     pdf.add_page()
     for i, text in enumerate(["draw 2 cards, and play no resource cards,", "draw 1 card, and play 1 resource card,", "draw 0 cards, and play 2 resource cards."]):
