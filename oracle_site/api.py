@@ -83,6 +83,9 @@ def unauthenticated(request, exc: AuthenticationError):
     return api.create_response(request, error_body(message), status=exc.status_code)
 
 
+NINJA_CSRF_FAILURE = "CSRF check Failed"  # ninja.security.apikey.APIKeyCookie
+
+
 @api.exception_handler(HttpError)
 def http_error(request, exc: HttpError):
     """Ninja answers any error of the parser's `parse_body` with its own 400 (in English): the
@@ -91,6 +94,10 @@ def http_error(request, exc: HttpError):
         return invalid_input(request, exc.__cause__)
     if isinstance(exc.__cause__, UnreadableBody):
         return unreadable_request(request, exc.__cause__)
+    if str(exc) == NINJA_CSRF_FAILURE:  # a session's write without its CSRF token (ninja's English sentence)
+        message = _("Vérification CSRF échouée : avec une session, envoyez l'en-tête X-CSRFToken (cookie csrftoken), "
+                    "ou utilisez un jeton d'API.")
+        return api.create_response(request, error_body(message), status=exc.status_code)
     return api.create_response(request, error_body(str(exc)), status=exc.status_code)
 
 

@@ -50,7 +50,10 @@ def test_a_csrf_failure_under_api_is_json_and_names_the_reason(alice, tmp_path):
     client = csrf_client(alice)
     with open(rulebook_pdf(tmp_path / "r.pdf", LOREM_RULES), "rb") as pdf:
         response = client.post("/api/games/ingest", {"pdf": pdf, "new_game_name": "Heat"})  # no CSRF token
-    assert "CSRF" in assert_json_error(response, 403)["detail"]
+    assert assert_json_error(response, 403)["detail"].startswith("Vérification CSRF échouée")
+    with open(rulebook_pdf(tmp_path / "r.pdf", LOREM_RULES), "rb") as pdf:
+        english = client.post("/api/games/ingest", {"pdf": pdf, "new_game_name": "Heat"}, headers={"Accept-Language": "en"})
+    assert assert_json_error(english, 403)["detail"].startswith("CSRF check failed: with a session, send the X-CSRFToken header")
     page = csrf_client(alice).post("/logout/")
     assert page.status_code == 403 and page["Content-Type"].startswith("text/html"), "a browser page keeps Django's"
 
