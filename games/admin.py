@@ -99,6 +99,22 @@ class DeletesThroughServices:
                 setattr(request, DELETION_REFUSED, True)
                 self.message_user(request, str(exc), messages.ERROR)
 
+    def booklets_of(self, row) -> list:
+        """The booklets deleting `row` deletes (a game: all of its own; a booklet: itself)."""
+        return row.booklets() if isinstance(row, Game) else [row.booklet]
+
+    def log_deletions(self, request, queryset):
+        """« Actions récentes » records only the rows the services will delete: Django logs
+        before `delete_model`, and a row whose booklet is being read stays."""
+        deleted = []
+        for row in queryset:
+            try:
+                services.refuse_if_busy(self.booklets_of(row))
+            except services.BookletBusy:
+                continue
+            deleted.append(row)
+        return super().log_deletions(request, deleted) if deleted else []
+
     def message_user(self, request, message, level=messages.INFO, *args, **kwargs):
         if level == messages.SUCCESS and getattr(request, DELETION_REFUSED, False):
             return

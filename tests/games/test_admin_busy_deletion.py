@@ -3,6 +3,7 @@ admin then says only that, never Django's « supprimé avec succès », and its 
 back to the row, which is still there."""
 
 import pytest
+from django.contrib.admin.models import DELETION, LogEntry
 from django.contrib.messages import get_messages
 
 from games.models import Extension, Game
@@ -40,6 +41,7 @@ def test_the_delete_page_of_a_game_being_read_says_why_and_leads_back_to_it(clie
     assert response.status_code == 302 and response.url == f"/admin/games/game/{heat.pk}/change/"
     assert len(shown(response)) == 1 and "est en cours : annulez-la d'abord" in shown(response)[0]
     assert Game.objects.filter(pk=heat.pk).exists()
+    assert not LogEntry.objects.filter(action_flag=DELETION).exists()  # « Actions récentes » says nothing was deleted
 
 
 def test_deleting_games_of_which_one_is_being_read_says_why_and_no_success(client, alice, heat):
@@ -52,6 +54,7 @@ def test_deleting_games_of_which_one_is_being_read_says_why_and_no_success(clien
     assert response.status_code == 302
     assert len(shown(response)) == 1 and "est en cours" in shown(response)[0]
     assert list(Game.objects.all()) == [heat]  # the other one went
+    assert list(LogEntry.objects.filter(action_flag=DELETION).values_list("object_repr", flat=True)) == ["Azul"]
 
 
 def test_the_delete_page_of_a_booklet_being_read_says_why_and_leads_back_to_it(client, alice, rain):
