@@ -31,7 +31,7 @@ from .pdf_guard import HostilePdf, check_pdf, limits_from_settings
 from .progress import ACTS, Listener, Reporter, Text, message_data, never_stops
 from .quota_pause import pause_for_quota
 from .recovery import job_heartbeat
-from .stages import chunk, conflicts, context, embed, furniture, hierarchy, index, ocr, read, read_child, rules
+from .stages import chunk, conflicts, context, embed, furniture, hierarchy, index, lost_glyphs, ocr, read, read_child, rules
 from .stages.cache import JsonCache
 from .stages.embed_cache import EmbeddingCache, cache_path
 
@@ -207,6 +207,9 @@ class Pipeline:
 
     def chunk(self, pages: list[read.Page]) -> list[chunk.ChunkDraft]:
         with self.reporter.act_scope("chunk", len(pages)):
+            # before anything reads the text: a lost ligature is a NUL, which PostgreSQL refuses
+            words = hierarchy.word_lists() | hierarchy.booklet_words(pages)
+            self.stats["lost_glyphs_repaired"] = lost_glyphs.repair_pages(pages, words)
             self.stats["page_numbers_dropped"] = read.drop_page_numbers(pages)
             if settings.INGEST_DROP_RUNNING_LINES:  # off by default: docs/ingestion.md
                 self.stats["running_lines_dropped"] = furniture.drop_running_lines(pages)
