@@ -72,9 +72,11 @@ def read_pages(pdf_path: str | Path) -> Iterator[Page]:
     """Yield the pages of a PDF one by one (never the whole document in memory)."""
     for number, layout in enumerate(extract_pages(str(pdf_path), laparams=LAPARAMS), start=1):
         items = [item for item in layout if isinstance(item, LTTextBox)]
-        found = tables.find_tables([line for item in items for line in item if isinstance(line, LTTextLine)], layout.height) if tables.enabled() else []
-        taken = {line for table in found for line in table.lines}
-        prefixes = rule_number_column([line for item in items for line in item if isinstance(line, LTTextLine)], taken)
+        sideways = sideways_lines([line for item in items for line in item if isinstance(line, LTTextLine)])
+        lines = [line for item in items for line in item if isinstance(line, LTTextLine) and id(line) not in sideways]
+        found = tables.find_tables(lines, layout.height) if tables.enabled() else []
+        taken = {line for table in found for line in table.lines} | sideways
+        prefixes = rule_number_column(lines, taken)
         taken |= {number for number, _ in prefixes.values()}
         boxes = [_box(item, layout.height) for item in items if any(id(line) not in taken for line in item if isinstance(line, LTTextLine))]
         boxes += [_Box(t.x0, t.x1, t.top, t.bottom, t) for t in found]
@@ -107,6 +109,19 @@ def drop_page_numbers(pages: list[Page]) -> int:
                 del page.paragraphs[filled[at]]
                 removed += 1
     return removed
+
+
+def sideways_lines(lines: list[LTTextLine]) -> set[int]:
+    """The lines set sideways on a page whose text stands upright: a tab along the page's edge
+    (« [ actions ] » in d0x3d) comes out letter-spaced and backwards (« ] s n o i t c a [ »),
+    and stretched a passage over the next page for a fragment of its edge. A page whose text
+    is mostly sideways (turned with /Rotate) keeps every line: {id(line)}."""
+    upright = {id(line): [char.upright for char in line if isinstance(char, LTChar) and not char.get_text().isspace()]
+               for line in lines}  # fmt: skip
+    chars = [flag for flags in upright.values() for flag in flags]
+    if 2 * sum(chars) < len(chars):
+        return set()
+    return {key for key, flags in upright.items() if flags and 2 * sum(flags) < len(flags)}
 
 
 def rule_number_column(lines: list[LTTextLine], taken: set[int]) -> dict[int, tuple[int, str]]:

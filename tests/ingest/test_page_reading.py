@@ -4,6 +4,7 @@ Pages are the demo booklet's (games/demo) or small PDFs made here with fpdf2."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from fpdf import FPDF
@@ -145,3 +146,35 @@ def test_ligatures_and_soft_hyphens_are_repaired(tmp_path):
 
     assert "finit son tour et prend le drapeau flottant, recapture la tour" in page.text
     assert "Twenty-four cartes" in page.text
+
+
+def test_a_tab_set_sideways_along_the_page_edge_leaves_the_text(tmp_path):
+    """d0x3d's side tabs came out as « ] s n o i t c a [ », one letter a line, in its passages."""
+    pdf = _pdf()
+    pdf.add_page()
+    pdf.set_xy(50, 60)
+    pdf.multi_cell(400, 14, "Each player takes four actions on their turn, then draws two cards.")
+    with pdf.rotation(90, x=560, y=400):
+        pdf.text(560, 400, "[ actions ]")
+    path = tmp_path / "tab.pdf"
+    pdf.output(str(path))
+
+    [page] = read_pages(path)
+
+    assert "Each player takes four actions on their turn" in page.text
+    assert "]" not in page.text and "s n o" not in page.text
+
+
+def test_a_page_turned_with_rotate_keeps_all_its_text(tmp_path):
+    """Its text is all sideways for pdfminer: none of it is a tab to leave out."""
+    pdf = _pdf()
+    pdf.add_page()
+    pdf.set_xy(50, 60)
+    pdf.multi_cell(400, 14, "Each player takes four actions on their turn, then draws two cards.")
+    path = tmp_path / "turned.pdf"
+    pdf.output(str(path))
+    path.write_bytes(re.sub(rb"/Type /Page\b(?!s)", b"/Type /Page /Rotate 90", path.read_bytes()))  # a viewer turns it
+
+    [page] = read_pages(path)
+
+    assert sum(char.isalpha() for char in page.text) >= 50
