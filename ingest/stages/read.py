@@ -24,6 +24,7 @@ RULE_NUMBER_ONLY_RE = re.compile(r"(?:\d{1,4}\.)+\d{0,3}[a-z]?")  # « 4.1 », �
 RULE_NUMBER_REACH = 8  # a rule's text starts within this many line heights right of its number
 MIN_COLUMN_GAP = 7.0  # points of white space between two columns
 PAGE_NUMBER_RE = re.compile(r"\d{1,4}")
+PAGE_OF_PAGES_RE = re.compile(r"(\d{1,4})\s*/\s*(\d{1,4})")  # « 1/2 »: the page and the booklet's count
 PAGE_NUMBER_DRIFT = 5  # a printed page number is the PDF's page less its cover pages, or so
 # Typographic ligatures (ﬁ ﬂ ﬀ ﬃ ﬄ ﬅ ﬆ) spelled out: « ﬁnd » must match a question's « find ».
 LIGATURES = str.maketrans({"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"})
@@ -97,7 +98,8 @@ def drop_page_numbers(pages: list[Page]) -> int:
     It is the page's furniture, not its text, and left in it misled citations: the lone « 13 »
     ending page 13 made the next chunk, all of it page 14's text, a chunk of pages 13–14.
     A number counts as the page's when it stands alone in the page's first or last paragraph
-    and is within PAGE_NUMBER_DRIFT of the PDF page number (covers are not always counted)."""
+    and is within PAGE_NUMBER_DRIFT of the PDF page number (covers are not always counted);
+    « 1/2 » too, its count the booklet's or a few less."""
     removed = 0
     for page in pages:
         for at in (-1, 0):
@@ -105,7 +107,7 @@ def drop_page_numbers(pages: list[Page]) -> int:
             if not filled:
                 break
             candidate = page.paragraphs[filled[at]].text.strip()
-            if PAGE_NUMBER_RE.fullmatch(candidate) and abs(int(candidate) - page.number) <= PAGE_NUMBER_DRIFT:
+            if _page_number(candidate, page.number, len(pages)):
                 del page.paragraphs[filled[at]]
                 removed += 1
     return removed
@@ -122,6 +124,18 @@ def sideways_lines(lines: list[LTTextLine]) -> set[int]:
     if 2 * sum(chars) < len(chars):
         return set()
     return {key for key, flags in upright.items() if flags and 2 * sum(flags) < len(flags)}
+
+
+def _page_number(text: str, page: int, pages: int) -> bool:
+    """Whether `text` is page `page`'s printed number: « 13 », or « 1/2 » out of the
+    booklet's `pages` (within PAGE_NUMBER_DRIFT below it: covers are not always counted)."""
+    if PAGE_NUMBER_RE.fullmatch(text):
+        return abs(int(text) - page) <= PAGE_NUMBER_DRIFT
+    of_pages = PAGE_OF_PAGES_RE.fullmatch(text)
+    if not of_pages:
+        return False
+    number, count = int(of_pages[1]), int(of_pages[2])  # the count never exceeds the PDF's pages
+    return number <= count and abs(number - page) <= PAGE_NUMBER_DRIFT and pages - PAGE_NUMBER_DRIFT <= count <= pages
 
 
 def rule_number_column(lines: list[LTTextLine], taken: set[int]) -> dict[int, tuple[int, str]]:
