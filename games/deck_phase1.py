@@ -7,8 +7,10 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
+from django.utils import translation
 
 from runtime import components
+from rag.deckbuilding import wording
 from rag.deckbuilding.phase1 import PHASE1_SYSTEM_PROMPT, phase1_offline_answer, phase1_user_prompt
 from rag.llm.base import LLMError
 from rag.retrieve import BookletRef, retrieve
@@ -28,7 +30,9 @@ def booklet_refs(game: Game) -> list[BookletRef]:
 
 def ask_phase1(*, game: Game, question: str, mentioned_cards=(), sticky_cards=(), history=(), emit=None,
                booklets: list[BookletRef] | None = None, llm=None) -> str:  # fmt: skip
-    """The answer text; tokens are emitted as they come (`emit("token", {"text": …})`).
+    """The answer text, exactly as it was streamed (`emit("token", {"text": …})`): an LLM that
+    fails on the way (a timeout, the quota) leaves its text, a note saying why
+    (`wording.llm_failure`, the rules answer's words) and then the offline answer.
     `llm`: the backend to stream with (the ask flow passes one the player can stop)."""
     emit = emit or (lambda event, data: None)
     refs = booklets or booklet_refs(game)
@@ -40,21 +44,27 @@ def ask_phase1(*, game: Game, question: str, mentioned_cards=(), sticky_cards=()
                      fusion_v2=components.current().fusion_v2)
     names = [c.get("card_name") or c.get("name", "") for c in [*mentioned_cards, *sticky_cards]]
     llm = components.llm_backend() if llm is None else llm
+    shown = ""
     if llm.available:
         prompt = phase1_user_prompt(question, found.chunks, game_name=game.name, mentioned=[n for n in names if n],
                                     history=list(history))
+        parts: list[str] = []
         try:
-            return _stream(llm, prompt, emit)
-        except LLMError as exc:  # the quoted passages still answer
+            return _stream(llm, prompt, emit, parts)
+        except LLMError as exc:  # what was streamed stays, the failure is said, the quoted passages answer
             log.warning("phase 1 deck answer by LLM failed: %s", exc)
+            shown = "".join(parts)
+            note = wording.llm_failure(exc, wording.reader(translation.get_language()), after_text=bool(shown))
+            emit("token", {"text": note})
+            shown += note
     text = phase1_offline_answer(question, found.chunks, game_name=game.name, best_score=found.best_score,
                                  min_score=settings.ASK_MIN_SCORE, embedder=embedder)
     emit("token", {"text": text})
-    return text
+    return shown + text  # the answer kept is the one the player saw
 
 
-def _stream(llm, prompt: str, emit) -> str:
-    parts = []
+def _stream(llm, prompt: str, emit, parts: list[str]) -> str:
+    """The LLM's answer, streamed; `parts` holds what was streamed if it fails on the way."""
     for delta in llm.stream(PHASE1_SYSTEM_PROMPT, prompt, model=settings.DECK_ANSWER_MODEL,
                             timeout=settings.ASK_ANSWER_TIMEOUT_S):
         if delta:

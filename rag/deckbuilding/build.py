@@ -1,7 +1,9 @@
 """The deckbuilding pipeline (docs/architecture.md, « Mode deckbuilding », steps 3–10): spec, anchors, synergy
 retrieval, eligible pool, inspiration decklists, role candidates, prompt, generation with up
 to 2 retries (a visible separator streamed before each), parsing and validation. Without an
-LLM the deck is built from the pool (offline.py) so the mode always answers."""
+LLM the deck is built from the pool (offline.py) so the mode always answers; an LLM failing
+on the way (a timeout, the quota) leaves what it streamed, says why (wording.llm_failure), then
+the offline list follows, and the answer kept is all of it, as the player saw it."""
 
 from __future__ import annotations
 
@@ -201,27 +203,45 @@ def _offline_text(request: DeckRequest, spec: DeckSpec, candidates, decklists) -
     return render_deck_markdown(deck, spec, title, lang) + "\n".join(notes) + "\n", deck
 
 
+def _generate(request: DeckRequest, tools: DeckTools, prompt: str, spec: DeckSpec, card_key, emit: Emit):
+    """(text, deck, verdict, attempts) of the LLM's list and "", or None and what the player saw
+    when the LLM failed on the way: what it streamed (every attempt), then the note saying why."""
+    streamed: list[str] = []
+
+    def emit_kept(event: str, data: dict) -> None:
+        if event == "token":
+            streamed.append(data.get("text", ""))
+        emit(event, data)
+
+    try:
+        return generate_with_retries(
+            tools.llm, prompt, spec, request.anchors, tools.is_known, emit_kept, model=tools.model,
+            timeout=tools.timeout, card_key=card_key, words_in=request.words_in,
+        ), ""  # fmt: skip
+    except LLMError as exc:  # what was streamed stays, the failure is said, then the offline list
+        log.warning("deck generation failed, built offline instead: %s", exc)
+        shown = "".join(streamed)
+        note = wording.llm_failure(exc, request.words_in, after_text=bool(shown))
+        emit("token", {"text": note})
+        return None, shown + note
+
+
 def build_deck(request: DeckRequest, tools: DeckTools, emit: Emit) -> DeckResult:
     spec, spec_source, hits, pool, decklists, candidates = prepare(request, tools)
     anchors = request.anchors
     card_key = tools.card_key or card_key_from([*pool, *anchors])  # copies per card, not per spelling
-    source, attempts = "offline", 1
+    source, attempts, shown = "offline", 1, ""
     if getattr(tools.llm, "available", False):
         prompt = build_deck_prompt(request.question, spec, anchors, request.fresh, request.sticky, decklists,
                                    candidates, [h.payload for h in hits[:15]], request.history)  # fmt: skip
-        try:
-            text, deck, verdict, attempts = generate_with_retries(
-                tools.llm, prompt, spec, anchors, tools.is_known, emit, model=tools.model, timeout=tools.timeout,
-                card_key=card_key, words_in=request.words_in,
-            )
-            source = "llm"
-        except LLMError as exc:
-            log.warning("deck generation failed, built offline instead: %s", exc)
-            emit("token", {"text": wording.text("retry", request.words_in)})
+        generated, shown = _generate(request, tools, prompt, spec, card_key, emit)
+        if generated:
+            (text, deck, verdict, attempts), source = generated, "llm"
     if source == "offline":
         text, deck = _offline_text(request, spec, candidates, decklists)
         verdict = validate_deck(deck, spec, anchors, tools.is_known, card_key, request.words_in)
         emit("token", {"text": text})
+        text = shown + text  # the answer kept is the one the player saw
     if not pool:  # an issue, not a warning: no deck of this format can be built from the catalog
         verdict.issues.append(wording.text("no_pool", request.words_in, what=f"{spec.format}, {spec.colors or spec.domains or spec.hero}"))
         verdict.valid = False

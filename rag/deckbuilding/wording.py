@@ -1,12 +1,15 @@
 """A deck answer's own words in the reader's language, "fr" (the default) or "en": the
 verdict's issues and warnings (a pasted list's unread lines among them), the offline list's
-title, headings and notes, the retry line, the answer for a game whose cards are not imported.
+title, headings and notes, the retry line, the answer for a game whose cards are not imported,
+the note of an LLM that failed on the way (`llm_failure`, in the rules answer's words).
 Card names and an LLM's list are not translated. `rag` stays free of Django: the caller passes the
 language (games.deck_requests)."""
 
 from __future__ import annotations
 
 from rag import language
+from rag.llm.base import ClaudeQuotaError, LLMTimeout
+from rag.prompts import QUOTA_MESSAGE
 
 TEXTS = {
     "section_size": {"fr": "{label} : {count} cartes au lieu de {wanted}.", "en": "{label}: {count} cards instead of {wanted}."},
@@ -34,6 +37,10 @@ TEXTS = {
     "anchors_note": {"fr": "Cartes obligatoires incluses : {cards}.", "en": "Mandatory cards included: {cards}."},
     "inspiration_note": {"fr": "Inspiration : {decks}.", "en": "Inspiration: {decks}."},
     "retry": {"fr": "\n\n---\n*Liste invalide, l'Oracle la corrige…*\n\n", "en": "\n\n---\n*Invalid list, the Oracle corrects it…*\n\n"},
+    # what the rules answer says of a failed LLM (questions/ask_flow/steps/answer_rules.py: `llm_failed`, the quota)
+    "llm_quota": {"fr": QUOTA_MESSAGE, "en": "The language model's quota is reached (back around {reset})."},
+    "llm_timeout": {"fr": "Le modèle de langage n'a pas répondu à temps.", "en": "The language model did not answer in time."},
+    "llm_failed": {"fr": "Le modèle de langage n'a pas pu répondre.", "en": "The language model could not answer."},
     "runes": {"fr": "{count} runes", "en": "{count} runes"},
     "battlefields": {"fr": "{count} champs de bataille", "en": "{count} battlefields"},
 }  # fmt: skip
@@ -68,3 +75,17 @@ def label(french: str, lang: str = "fr") -> str:
 def color(code: str, lang: str = "fr") -> str:
     """A Magic colour (W, U, B, R, G) by its name."""
     return COLORS[reader(lang)][code]
+
+
+def llm_failure(error: Exception, lang: str = "fr", *, after_text: bool = False) -> str:
+    """The note streamed when the LLM fails while writing a deck answer, just before the offline
+    answer: after the text it had streamed (`after_text`: that text stays), a rule that closes
+    it; then, as the rules answer says it, the quota and the time it resumes (in the site's time
+    zone: Django sets the process's to TIME_ZONE), or that the model did not answer in time, or
+    could not answer. Never the error's own text (English, a CLI's output): the caller logs it."""
+    if isinstance(error, ClaudeQuotaError):
+        reset = error.reset_at.astimezone().strftime("%H:%M") if error.reset_at else "?"
+        note = text("llm_quota", lang, reset=reset)
+    else:
+        note = text("llm_timeout" if isinstance(error, LLMTimeout) else "llm_failed", lang)
+    return ("\n\n---\n" if after_text else "") + note + "\n\n"

@@ -9,11 +9,11 @@ from questions.ask_flow.flow import answer_question
 from questions.ask_flow.intake import create_question
 from rag.deckbuilding.spec import SPEC_SYSTEM_PROMPT
 from rag.deckbuilding.wording import text
-from rag.llm.base import HealthReport, NoLLM
+from rag.llm.base import ClaudeQuotaError, HealthReport, NoLLM
 from rag.synergy import DECOMPOSE_SYSTEM
 from runtime import components
 from tests.card_fixtures import dominaria  # noqa: F401
-from tests.rag.test_deckbuilding_build import SPEC, TOO_SHORT, VALID
+from tests.rag.test_deckbuilding_build import HALF_LIST, RESET, SPEC, TOO_SHORT, VALID
 
 RETRY_SEPARATOR = text("retry")  # the line between two attempts, for a French reader
 
@@ -68,3 +68,27 @@ def test_standard_request_with_two_anchors_returns_a_valid_60_plus_15(dominaria,
     assert question.diagnostics["deck"]["validation"]["valid"]
     streamed = "".join(d["text"] for n, d in events if n == "token")
     assert (RETRY_SEPARATOR in streamed) == isinstance(llm, ReplayedLLM)
+
+
+class QuotaMidList(ReplayedLLM):
+    """Streams half a list, then the subscription's quota runs out."""
+
+    def stream(self, system, prompt, *, model="sonnet", timeout=None, images=()):
+        yield HALF_LIST
+        raise ClaudeQuotaError(RESET)
+
+
+def test_a_quota_reached_mid_list_is_stored_as_the_player_saw_it(dominaria, monkeypatch, settings):
+    settings.TIME_ZONE = "America/Bogota"
+    monkeypatch.setattr(components, "llm_backend", lambda: QuotaMidList([]))
+
+    question, events = ask(dominaria)
+
+    assert question.status == Question.Status.DONE and question.intent == "deckbuilding"
+    streamed = "".join(d["text"] for n, d in events if n == "token")
+    assert streamed == question.answer  # a reload shows the same turn
+    assert question.answer.startswith(
+        f"{HALF_LIST}\n\n---\nLe quota du modèle de langage est atteint (reprise vers 17:00).\n\n## Deck Standard"
+    )
+    name, done = events[-1]
+    assert name == "done" and done["fullAnswer"] == question.answer and done["deck"]["builder"] == "offline"

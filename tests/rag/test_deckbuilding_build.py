@@ -2,6 +2,9 @@
 with no LLM and with a replayed LLM implementing rag.llm.base's protocol."""
 
 import json
+from datetime import datetime, timezone
+
+import pytest
 
 from games.card_indexing import card_collection, meta_collection
 from games.card_lookup import resolve_mentions
@@ -9,13 +12,20 @@ from games.deck_requests import catalog_names
 from rag.cards import fold_name
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck
 from rag.deckbuilding.wording import text
-from rag.llm.base import LLMError, NoLLM
+from rag.llm.base import ClaudeQuotaError, LLMError, LLMTimeout, NoLLM
 from runtime import components
 from tests.card_fixtures import dominaria  # noqa: F401
 
 RETRY_SEPARATOR = text("retry")  # the line between two attempts, for a French reader
 
 QUESTION = "Construis-moi une decklist complète Standard avec sideboard autour de mes deux cartes."
+
+
+class CutShort:
+    """A list the backend stops streaming: its start, then the error (a timeout, the quota)."""
+
+    def __init__(self, text, error):
+        self.text, self.error = text, error
 
 
 class ReplayedLLM:
@@ -35,8 +45,11 @@ class ReplayedLLM:
         answer = self.deck_answers.pop(0)
         if isinstance(answer, Exception):
             raise answer
-        for start in range(0, len(answer), 40):  # deltas, as a streaming backend sends them
-            yield answer[start : start + 40]
+        text = answer.text if isinstance(answer, CutShort) else answer
+        for start in range(0, len(text), 40):  # deltas, as a streaming backend sends them
+            yield text[start : start + 40]
+        if isinstance(answer, CutShort):
+            raise answer.error
 
     def health(self):
         return None
@@ -125,9 +138,60 @@ def test_a_list_still_invalid_after_two_retries_is_kept_with_its_verdict(dominar
     assert result.done_payload()["deck"]["validation"]["valid"] is False
 
 
+def streamed(events):
+    return "".join(data["text"] for event, data in events if event == "token")
+
+
 def test_llm_failure_falls_back_to_the_offline_deck(dominaria):
-    result, _ = run(dominaria, ReplayedLLM(SPEC, [LLMError("connection reset")]))
+    result, events = run(dominaria, ReplayedLLM(SPEC, [LLMError("connection reset")]))
     assert result.source == "offline" and result.verdict.valid
+    assert result.text.startswith("Le modèle de langage n'a pas pu répondre.\n\n## Deck Standard")
+    assert RETRY_SEPARATOR not in result.text  # the list was not invalid: the model did not answer
+    assert "connection reset" not in result.text  # the error's own text goes to the log
+    assert streamed(events) == result.text
+
+
+RESET = datetime(2026, 11, 29, 22, 0, tzinfo=timezone.utc)  # 17:00 in Bogotá (UTC-5)
+TIMED_OUT = "Claude CLI did not finish in time (answer cut short)"
+FAILURES = {  # the error, and what the rules answer says of it (questions/ask_flow/steps/answer_rules.py)
+    "timeout": (LLMTimeout(TIMED_OUT), "Le modèle de langage n'a pas répondu à temps."),
+    "quota": (ClaudeQuotaError(RESET), "Le quota du modèle de langage est atteint (reprise vers 17:00)."),
+}
+HALF_LIST = VALID[: VALID.index("4× [[card:Llanowar Scout]]")]  # cut after a whole line, as a wrapped name stays
+
+
+@pytest.mark.parametrize("failure", FAILURES)
+def test_an_llm_failing_midway_keeps_its_half_list_says_why_then_the_offline_list(dominaria, settings, failure):
+    settings.TIME_ZONE = "America/Bogota"  # the quota's reset time is the site's
+    error, said = FAILURES[failure]
+
+    result, events = run(dominaria, ReplayedLLM(SPEC, [CutShort(HALF_LIST, error)]))
+
+    assert result.source == "offline" and result.verdict.valid  # the verdict and exports are the offline list's
+    assert streamed(events) == result.text  # the answer kept is the one the player saw
+    assert result.text.startswith(f"{HALF_LIST}\n\n---\n{said}\n\n## Deck Standard")
+    assert RETRY_SEPARATOR not in result.text
+
+
+@pytest.mark.parametrize("failure", FAILURES)
+def test_an_llm_failing_during_a_retry_keeps_every_attempt_it_streamed(dominaria, settings, failure):
+    settings.TIME_ZONE = "America/Bogota"
+    error, said = FAILURES[failure]
+
+    result, events = run(dominaria, ReplayedLLM(SPEC, [TOO_SHORT, CutShort(HALF_LIST, error)]))
+
+    assert result.source == "offline"
+    assert streamed(events) == result.text
+    assert result.text.startswith(f"{TOO_SHORT}{RETRY_SEPARATOR}{HALF_LIST}\n\n---\n{said}\n\n## Deck Standard")
+
+
+def test_an_llm_failing_midway_says_so_in_the_readers_language(dominaria, settings):
+    settings.TIME_ZONE = "America/Bogota"
+
+    result, events = run(dominaria, ReplayedLLM(SPEC, [CutShort(HALF_LIST, ClaudeQuotaError(RESET))]), words_in="en")
+
+    assert streamed(events) == result.text
+    assert result.text.startswith(f"{HALF_LIST}\n\n---\nThe language model's quota is reached (back around 17:00).\n\n")
 
 
 def test_a_format_with_no_eligible_card_is_reported(dominaria):
