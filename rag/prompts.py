@@ -89,7 +89,6 @@ def no_answer(words_in: str | None = None) -> str:
 
 
 QUOTA_MESSAGE = "Le quota du modèle de langage est atteint (reprise vers {reset})."
-LLM_FAILED_MESSAGE = "Le modèle de langage n'a pas pu répondre ({error})."
 EXTRACTIVE_FALLBACK_INTRO = "Réponse extractive, tirée directement des livrets :"
 
 

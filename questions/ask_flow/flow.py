@@ -38,9 +38,10 @@ def answer_question(question_id, emit: Emit, answering: Answering | None = None)
     try:
         question = Question.objects.select_related("game").get(pk=question_id)
         run(AskContext(question=question, emit=emit, answering=answering))
-    except Exception as exc:  # turned into a readable, persisted failure
+    except Exception:  # turned into a readable, persisted failure
         log.exception("question %s failed", question_id)
-        message = gettext("L'Oracle n'a pas pu répondre : %(error)s") % {"error": exc}
+        # the player reads a sentence, not the exception (a database's or a library's words, in English)
+        message = gettext("L'Oracle n'a pas pu répondre à cette question. Réessayez dans un instant.")
         try:
             Question.objects.filter(pk=question_id).mark_failed(message)
         except Exception:  # the database itself failing (locked, gone): the stream still ends;

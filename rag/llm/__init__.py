@@ -5,7 +5,9 @@ from .base import (  # noqa: F401
     LLMBackend,
     LLMConfigError,
     LLMError,
+    LLMNotSignedIn,
     LLMTimeout,
     LLMUnavailable,
+    LLMUnreachable,
     NoLLM,
 )

@@ -36,8 +36,16 @@ class LLMTimeout(LLMError):
     """The call (or its fall-back) did not finish in time."""
 
 
+class LLMUnreachable(LLMError):
+    """The LLM service could not be reached (SSH connection refused, server down)."""
+
+
 class LLMConfigError(LLMError):
     """Misconfiguration (not logged in, unknown host key…): shown in /api/health, never retried."""
+
+
+class LLMNotSignedIn(LLMConfigError):
+    """The Claude CLI is not logged in (or its login expired): an admin must run `/login` again."""
 
 
 class ClaudeQuotaError(LLMError):

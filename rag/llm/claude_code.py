@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Iterator, Protocol, Sequence
 
 from .base import ClaudeQuotaError, HealthReport, LLMConfigError, LLMError, LLMTimeout
-from .quota import reset_time_from_text
-from .stream_json import RateLimited, StreamJsonParser
+from .cancel import on_cancel, raise_if_cancelled
+from .rate_limit import RetryPolicy, with_rate_limit_retries
+from .stream_json import StreamJsonParser
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,8 @@ class RunningCommand(Protocol):
     def exit_status(self, wait: float) -> int | None: ...
 
     def terminate(self) -> None:
-        """Make sure the process ends (it may be hung on the network)."""
+        """Make sure the process ends (it may be hung on the network). Thread-safe: a stop
+        pressed while the CLI is silent calls it from another thread (rag/llm/cancel.py)."""
 
 
 class StdoutPump:
@@ -163,17 +165,8 @@ class ClaudeCodeBackend:
 
     def _attempts(self, arguments: list[str], stdin: bytes, deadline: float) -> Iterator[str]:
         """One run, and more only after a plain HTTP 429 (retried with a doubling wait)."""
-        for attempt in range(self.config.rate_limit_retries + 1):
-            produced = False
-            try:
-                for text in self._run(arguments, stdin, deadline):
-                    produced = True
-                    yield text
-                return
-            except RateLimited as exc:
-                if produced:  # a retry would repeat the text already given
-                    raise LLMError(f"rate limited mid-answer: {exc}") from exc
-                self._wait_before_retry(exc, attempt, deadline)
+        policy = RetryPolicy(self.config.rate_limit_retries, self.config.rate_limit_backoff_s, self.config.quota_time_zone)
+        yield from with_rate_limit_retries(lambda: self._run(arguments, stdin, deadline), policy, deadline)
 
     def complete(self, system, prompt, *, model="sonnet", timeout=None, images=()) -> str:
         return "".join(self.stream(system, prompt, model=model, timeout=timeout, images=images))
@@ -193,12 +186,17 @@ class ClaudeCodeBackend:
 
     def _run(self, arguments: list[str], stdin: bytes, deadline: float) -> Iterator[str]:
         parser = StreamJsonParser()
-        with self._start(arguments, stdin, deadline) as process:
+        # A stop pressed while the CLI is silent ends the process from the stopping thread.
+        with self._start(arguments, stdin, deadline) as process, on_cancel(process.terminate):
             pump = StdoutPump(process)
             try:
                 yield from self._parse_until_end(pump, process, parser, deadline)
+            except LLMError:
+                raise_if_cancelled()  # the read failed because the process was ended by a stop
+                raise
             finally:
                 pump.stop()
+            raise_if_cancelled()  # ended by a stop: what it printed is neither an answer nor an error
             status = process.exit_status(max(0.1, min(5.0, deadline - time.monotonic())))
             stderr = process.stderr_text()
         error = parser.error(stderr, status, tz=self.config.quota_time_zone)
@@ -223,14 +221,6 @@ class ClaudeCodeBackend:
             for line in lines:
                 yield from parser.feed(line.decode("utf-8", errors="replace"))
         yield from parser.feed(pending.decode("utf-8", errors="replace"))
-
-    def _wait_before_retry(self, exc: RateLimited, attempt: int, deadline: float) -> None:
-        wait = self.config.rate_limit_backoff_s * (2**attempt)
-        if attempt >= self.config.rate_limit_retries or time.monotonic() + wait >= deadline:
-            reset_at = reset_time_from_text(str(exc), tz=self.config.quota_time_zone)
-            raise ClaudeQuotaError(reset_at, message=f"rate limited after {attempt + 1} attempts: {exc}") from exc
-        log.info("Claude rate limited (429), retry %d in %.1fs", attempt + 1, wait)
-        time.sleep(wait)
 
     def _probe(self) -> HealthReport:
         started = time.perf_counter()

@@ -5,7 +5,9 @@ One SSH connection is kept and reused by every call; a semaphore caps the comman
 at once on it (`CLAUDE_SSH_MAX_CONCURRENT`, 10 by default). Each call is one exec channel:
 the prompt goes to stdin, stream-json lines come back as the model writes. The remote shell
 prints its pid first so a timeout can kill the remote process group, not just drop the
-channel (a CLI waiting on the network would otherwise live on).
+channel (a CLI waiting on the network would otherwise live on). The same kill ends a call
+left early (the caller stopped reading, « Arrêter »): a closed channel alone leaves the CLI
+writing to its file until the answer is done, spending quota.
 """
 
 from __future__ import annotations
@@ -23,13 +25,18 @@ from pathlib import Path, PurePosixPath
 
 import paramiko
 
-from .base import LLMConfigError, LLMError, LLMTimeout
+from .base import LLMConfigError, LLMError, LLMTimeout, LLMUnreachable
 from .claude_code import ClaudeCodeBackend, ClaudeCommandConfig, spooled_shell_command
 
 log = logging.getLogger(__name__)
 
 PID_PREFIX = b"oracle-pid:"
 _PID_LINE = re.compile(rb"^" + re.escape(PID_PREFIX) + rb"(\d+)\n", re.M)
+PID_WAIT_S = 3.0  # the pid is the remote shell's first output: only a call ended at once waits for it
+# TERM to the group, then KILL to what is left after 2 s; returns as soon as the group is gone.
+KILL_GROUP = ("kill -TERM -- -{pid} 2>/dev/null || exit 0; i=0; "
+              "while [ $i -lt 20 ] && kill -0 -- -{pid} 2>/dev/null; do sleep 0.1; i=$((i+1)); done; "
+              "kill -KILL -- -{pid} 2>/dev/null; true")
 
 
 @dataclass(frozen=True)
@@ -87,9 +94,9 @@ class SSHConnection:
                 raise LLMConfigError(
                     f"unknown SSH host {self.config.host}: add its key to CLAUDE_SSH_KNOWN_HOSTS ({exc})"
                 ) from exc
-            raise LLMError(f"SSH connection to {self.config.host} failed: {exc}") from exc
+            raise LLMUnreachable(f"SSH connection to {self.config.host} failed: {exc}") from exc
         except (OSError, socket.timeout) as exc:
-            raise LLMError(f"SSH connection to {self.config.host}:{self.config.port} failed: {exc}") from exc
+            raise LLMUnreachable(f"SSH connection to {self.config.host}:{self.config.port} failed: {exc}") from exc
         # Detects a half-open connection (VM rebooted) instead of hanging on it.
         client.get_transport().set_keepalive(30)
         return client
@@ -98,7 +105,7 @@ class SSHConnection:
         try:
             return self.transport().open_session(timeout=max(0.1, deadline - time.monotonic()))
         except paramiko.SSHException as exc:
-            raise LLMError(f"could not open an SSH channel: {exc}") from exc
+            raise LLMUnreachable(f"could not open an SSH channel: {exc}") from exc
 
     def run(self, command: str, timeout: float = 10.0) -> tuple[int, str, str]:
         """A short command (kill, version check) on its own channel."""
@@ -164,7 +171,9 @@ class RemoteCommand:
         self._connection = connection
         self._channel = connection.open_channel(deadline)
         self._stderr = bytearray()
+        self._stderr_lock = threading.Lock()  # the reading thread and a stopping one both drain it
         self._pid: int | None = None
+        self._terminated = False
         try:
             self._channel.settimeout(max(0.1, deadline - time.monotonic()))
             self._channel.exec_command(command)
@@ -190,15 +199,24 @@ class RemoteCommand:
         return None
 
     def _drain_stderr(self) -> None:
-        while self._channel.recv_stderr_ready():
-            self._stderr.extend(self._channel.recv_stderr(65536))
-        if self._pid is None and (found := _PID_LINE.search(self._stderr)):
-            self._pid = int(found.group(1))
-            del self._stderr[found.start():found.end()]
+        with self._stderr_lock:
+            while self._channel.recv_stderr_ready():
+                self._stderr.extend(self._channel.recv_stderr(65536))
+            if self._pid is None and (found := _PID_LINE.search(self._stderr)):
+                self._pid = int(found.group(1))
+                del self._stderr[found.start():found.end()]
+
+    def _await_pid(self, wait: float) -> None:
+        end = time.monotonic() + wait
+        self._drain_stderr()
+        while self._pid is None and not self._channel.closed and time.monotonic() < end:
+            time.sleep(0.05)
+            self._drain_stderr()
 
     def stderr_text(self) -> str:
         self._drain_stderr()
-        return self._stderr.decode("utf-8", errors="replace")
+        with self._stderr_lock:
+            return self._stderr.decode("utf-8", errors="replace")
 
     def exit_status(self, wait: float) -> int | None:
         end = time.monotonic() + wait
@@ -210,19 +228,30 @@ class RemoteCommand:
         return self._channel.recv_exit_status()
 
     def terminate(self) -> None:
-        self._drain_stderr()
+        """Close the channel and kill the remote process group, once (a timeout, a stop from
+        another thread and the end of the call may all ask)."""
+        with self._stderr_lock:
+            if self._terminated:
+                return
+            self._terminated = True
+        self._await_pid(PID_WAIT_S)
         self._channel.close()
-        if self._pid:
-            # The remote shell is a session leader (sshd calls setsid): its pid is the group id.
-            kill = f"kill -TERM -- -{self._pid} 2>/dev/null; sleep 1; kill -KILL -- -{self._pid} 2>/dev/null; true"
-            try:
-                self._connection.run(kill, timeout=10)
-            except (LLMError, paramiko.SSHException, OSError) as exc:
-                log.warning("could not kill remote Claude CLI (pid %s): %s", self._pid, exc)
+        if not self._pid:
+            log.warning("the remote Claude CLI never printed its pid: it may run on")
+            return
+        # The remote shell is a session leader (sshd calls setsid): its pid is the group id.
+        try:
+            self._connection.run(KILL_GROUP.format(pid=self._pid), timeout=10)
+        except (LLMError, paramiko.SSHException, OSError) as exc:
+            log.warning("could not kill remote Claude CLI (pid %s): %s", self._pid, exc)
 
     def close(self) -> None:
-        if not self._channel.closed:
+        """The call is over. A command still running (the caller stopped reading early) is
+        killed: closing the channel alone would leave the CLI answering to its file."""
+        if self._channel.exit_status_ready():
             self._channel.close()
+        else:
+            self.terminate()
 
 
 class ClaudeSSHBackend(ClaudeCodeBackend):

@@ -90,4 +90,6 @@ def _openai(config: LLMConfig):
         api_key=config.openai_api_key,
         tier_models={k: v for k, v in config.tier_models({}).items() if v},
         timeout_s=config.timeout_s,
+        rate_limit_retries=config.rate_limit_retries,
+        rate_limit_backoff_s=config.rate_limit_backoff_s,
     ))

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Iterator
 
 from .base import ClaudeQuotaError, HealthReport, LLMConfigError, LLMError, LLMUnavailable
+from .cancel import raise_if_cancelled
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,7 @@ class WithFallback:
         except LLMError as exc:
             if produced or not self._has_fallback(model):
                 raise
+            raise_if_cancelled()  # a stopped call starts no other
             log.warning("LLM %s failed (%s); falling back to %s", model, exc, self.fallback_model)
         yield from self.backend.stream(
             system, prompt, model=self.fallback_model, timeout=min(timeout or self.fallback_timeout_s, self.fallback_timeout_s),

@@ -6,6 +6,11 @@ adds text when no delta of that message was seen (CLI versions or turns without 
 messages). Synthetic assistant messages (`model: "<synthetic>"`) are the CLI's own error
 notices, never answer text. The `result` line says how the call ended: branch on
 `is_error`, not on `subtype` (errors come as `subtype: "success"`, `is_error: true`).
+
+Quota wording is looked for only in what the CLI says about the run (its notices, stderr, the
+`result` of a failed run), never in the model's answer: a rules answer may well say "once
+you've hit the speed limit", and taking it for a quota would pause ingestion and show the
+player a quota message for an hour.
 """
 
 from __future__ import annotations
@@ -14,19 +19,13 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .base import LLMConfigError, LLMError
+from .base import LLMConfigError, LLMError, LLMNotSignedIn
 from .quota import quota_error_from_rate_limit, quota_error_from_text
+from .rate_limit import RateLimited
 
 SYNTHETIC_MODEL = "<synthetic>"
-# A quota notice printed as the answer is one short line; a real answer that merely says
-# "once you've hit the speed limit" is longer, and must not pause anything.
-QUOTA_ANSWER_MAX_CHARS = 400
 _LOGIN_MARKERS = ("not logged in", "please run /login", "invalid api key", "oauth token has expired",
                   "authentication_failed", "authentication_error")
-
-
-class RateLimited(LLMError):
-    """HTTP 429 without a quota signal: worth a retry after a short wait."""
 
 
 @dataclass
@@ -76,18 +75,18 @@ class StreamJsonParser:
         return handler(event)
 
     def scanned_text(self, stderr: str = "") -> str:
-        """What is searched for quota wording: notices, stderr, the result of a failed run, and
-        the answer itself when it is short enough to be a quota notice printed as an answer."""
+        """What is searched for quota and login wording: what the CLI said about the run (its
+        notices and synthetic messages, stderr, the `result` of a failed run — where older CLIs
+        put their quota message), never the model's answer."""
         parts = [*self._notices, stderr]
-        answer = "".join(self._answer)
-        if self.outcome.is_error or len(answer) <= QUOTA_ANSWER_MAX_CHARS:
-            parts += [answer, self.outcome.result_text]
+        if self.outcome.is_error:
+            parts.append(self.outcome.result_text)
         return "\n".join(parts)
 
     def error(self, stderr: str = "", exit_status: int | None = None, *, now: datetime | None = None,
               tz="UTC") -> LLMError | None:
-        """The error this run ended with, or None when it answered. Quota wins over everything,
-        even over produced text: some CLIs print the quota message as the answer."""
+        """The error this run ended with, or None when it answered. A quota the CLI reported
+        wins over everything, even over text already produced."""
         if self.outcome.rejected_rate_limit is not None:
             return quota_error_from_rate_limit(self.outcome.rejected_rate_limit, now=now)
         text = self.scanned_text(stderr)
@@ -95,7 +94,7 @@ class StreamJsonParser:
         if quota is not None:
             return quota
         if self.outcome.auth_error or _looks_like_login_problem(self.outcome, text):
-            return LLMConfigError(_login_detail(self.outcome, text))
+            return LLMNotSignedIn(_login_detail(self.outcome, text))
         if self.outcome.is_error:
             message = self.outcome.result_text or self.outcome.subtype or "Claude CLI reported an error"
             if self.outcome.api_error_status == 429:

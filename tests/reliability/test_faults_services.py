@@ -134,4 +134,4 @@ def test_a_database_that_cannot_store_the_failure_still_ends_the_stream_with_an_
 
     name, data = events[-1]
     assert name == "error" and data["questionId"] == str(question.pk)
-    assert data["message"] == "L'Oracle n'a pas pu répondre : database is locked"
+    assert data["message"] == "L'Oracle n'a pas pu répondre à cette question. Réessayez dans un instant."  # not the database's words

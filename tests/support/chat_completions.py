@@ -12,7 +12,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from tests.support.json_stub import send_json
 
-MODES = ("normal", "slow", "hang", "unauthorized", "error_mid_stream", "not_found")
+MODES = ("normal", "slow", "hang", "unauthorized", "error_mid_stream", "not_found", "rate_limit")
 
 
 @dataclass
@@ -26,6 +26,8 @@ class ChatServer:
     reply: Callable[[dict], list[str]] | None = None  # the answer's pieces per request body, instead of `answer`
     streams_finished: int = 0
     url: str = ""
+    rate_limited_next: int = 0  # the next requests answered 429 (mode `rate_limit`: every one)
+    retry_after: str = ""  # the 429's Retry-After header, when set
 
 
 def start_chat_server() -> tuple[ChatServer, ThreadingHTTPServer]:
@@ -71,6 +73,11 @@ class _Handler(BaseHTTPRequestHandler):
         self.chat.requests.append(body)
         if not self._authorized():
             return self._json(401, {"error": {"message": "Invalid API key", "type": "invalid_request_error"}})
+        if self.chat.mode == "rate_limit" or self.chat.rate_limited_next > 0:
+            self.chat.rate_limited_next -= 1
+            headers = {"Retry-After": self.chat.retry_after} if self.chat.retry_after else {}
+            return send_json(self, 429, {"error": {"message": "Rate limit reached for requests", "type": "rate_limit_error"}},
+                             headers)
         if self.chat.mode == "not_found" or body.get("model") not in self.chat.models:
             return self._json(404, {"error": {"message": f"model \"{body.get('model')}\" not found, try pulling it first"}})
         self.send_response(200)

@@ -1,11 +1,17 @@
 """Answer from the rulebooks: the LLM streams it from the passages (with the page image it
 may need), or, without an LLM, the extractive answer quotes them. A failed LLM answer says so
-plainly, then quotes the booklets (ASK_QUOTA_FALLBACK_EXTRACTIVE)."""
+plainly, in a sentence of the player's language by kind of failure (the details go to the
+log), then quotes the booklets (ASK_QUOTA_FALLBACK_EXTRACTIVE).
+
+The LLM's stream is read on a thread of its own (rag.llm.cancel): a stop pressed while the
+model is silent takes effect within CHECK_EVERY_S and ends the call, instead of waiting for
+the next token or the timeout."""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from functools import partial
 
 from django.conf import settings
 from django.utils import timezone, translation
@@ -17,9 +23,13 @@ from rag import prompts
 from rag.answer import best_page_image, build_user_prompt
 from rag.extractive import extractive_answer
 from rag.cards import mention_blocks, wrap_card_names
-from rag.llm.base import ClaudeQuotaError, LLMError
+from rag.llm.base import (
+    AnswerStopped, ClaudeQuotaError, LLMConfigError, LLMError, LLMNotSignedIn, LLMTimeout, LLMUnreachable,
+)
+from rag.llm.cancel import stream_in_background
 from rag.retrieve import RetrievedChunk
 
+from ..answering import CHECK_EVERY_S
 from ..context import Answer, AskContext, Emit, Found, Resolved, search_text
 
 log = logging.getLogger(__name__)
@@ -72,30 +82,30 @@ def _llm_answer(brief: Brief) -> Answer:
         question.text, brief.chunks, game_name=ctx.game.name, bgg_metadata=ctx.game.bgg_metadata, history=question.history,
         image=image, cards_block=mention_blocks(brief.resolved.fresh_cards, brief.resolved.sticky_cards),
     )  # fmt: skip
-    parts: list[str] = []
-    stop = ctx.answering
-    if stop.stopped():  # pressed while the passages were searched: no paid call starts
+    if ctx.answering.stopped():  # pressed while the passages were searched: no paid call starts
         return Answer("", stopped=True)
+    parts: list[str] = []
+    start = partial(
+        llm.stream, prompts.SYSTEM_PROMPT, prompt, model=settings.ASK_ANSWER_MODEL,
+        timeout=settings.ASK_ANSWER_TIMEOUT_S, images=[image.path] if image else [],
+    )  # fmt: skip
     try:
-        for delta in llm.stream(
-            prompts.SYSTEM_PROMPT, prompt, model=settings.ASK_ANSWER_MODEL,
-            timeout=settings.ASK_ANSWER_TIMEOUT_S, images=[image.path] if image else [],
-        ):  # fmt: skip
-            if stop.stopped():  # the player pressed « Arrêter »: keep what was streamed
-                return Answer("".join(parts), stopped=True)
+        for delta in stream_in_background(start, stopped=ctx.answering.stopped, poll_s=CHECK_EVERY_S):
             if delta:
                 parts.append(delta)
                 ctx.emit("token", {"text": delta})
+    except AnswerStopped:  # the player pressed « Arrêter », between tokens or while the model was silent
+        return Answer("".join(parts), stopped=True)
     except ClaudeQuotaError as exc:
         reset = timezone.localtime(exc.reset_at).strftime("%H:%M") if exc.reset_at else "?"
         return _fallback(brief, parts, gettext("Le quota du modèle de langage est atteint (reprise vers %(reset)s).") % {"reset": reset})
     except LLMError as exc:
         log.warning("answer by LLM failed: %s", exc)
         return _fallback(brief, parts, llm_failed(exc))
-    answer = "".join(parts)
-    if not answer.strip():
-        return _fallback(brief, parts, llm_failed(gettext("réponse vide")))
-    return Answer(answer)
+    if not "".join(parts).strip():
+        log.warning("answer by LLM was empty")
+        return _fallback(brief, parts, gettext("Le modèle de langage a rendu une réponse vide."))
+    return Answer("".join(parts))
 
 
 def _fallback(brief: Brief, parts: list[str], message: str) -> Answer:
@@ -106,8 +116,19 @@ def _fallback(brief: Brief, parts: list[str], message: str) -> Answer:
     return Answer("".join(parts) + emit_text(text, brief.ctx.emit).text)
 
 
-def llm_failed(error) -> str:
-    return gettext("Le modèle de langage n'a pas pu répondre (%(error)s).") % {"error": error}
+def llm_failed(error: Exception) -> str:
+    """What the player reads when the LLM failed: one sentence by kind of failure. Never the
+    error's own text (English, a CLI's stack trace, an address): that goes to the log, and
+    /api/health shows staff the backend's last configuration error."""
+    if isinstance(error, LLMTimeout):
+        return gettext("Le modèle de langage n'a pas répondu à temps.")
+    if isinstance(error, LLMNotSignedIn):
+        return gettext("Le modèle de langage n'est plus connecté à son compte : un administrateur doit s'y reconnecter.")
+    if isinstance(error, LLMConfigError):
+        return gettext("Le modèle de langage est mal configuré : un administrateur doit vérifier ses réglages.")
+    if isinstance(error, LLMUnreachable):
+        return gettext("Le service du modèle de langage est injoignable pour le moment.")
+    return gettext("Le modèle de langage n'a pas pu répondre.")
 
 
 def emit_text(text: str, emit: Emit, stop=None) -> Answer:

@@ -118,9 +118,9 @@ def test_older_cli_quota_wordings_over_ssh(ssh_backend, replay_cli, lines, stder
         assert (reset.hour, reset.minute) == (hour, minute)
 
 
-def test_answer_text_that_is_really_a_quota_message_raises_after_the_text(ssh_backend, replay_cli):
+def test_a_quota_message_printed_as_the_answer_of_a_failed_run_raises_after_the_text(ssh_backend, replay_cli):
     quota_answer = "You've hit your session limit · resets 3:30pm (Europe/Paris)"
-    backend = ssh_backend(executable=replay_cli([assistant_line(quota_answer), result_line(quota_answer, False)], 0))
+    backend = ssh_backend(executable=replay_cli([assistant_line(quota_answer), result_line(quota_answer, True)], 1))
     received = []
 
     with pytest.raises(ClaudeQuotaError) as caught:
@@ -130,6 +130,29 @@ def test_answer_text_that_is_really_a_quota_message_raises_after_the_text(ssh_ba
     assert received == [quota_answer]
     reset = caught.value.reset_at.astimezone(ZoneInfo("Europe/Paris"))
     assert (reset.hour, reset.minute) == (15, 30)
+
+
+SHORT_RULES_ANSWER = ["Once you've hit the speed limit in a corner, you pay the excess in Heat cards ",
+                      "[HEAT, p.4 : \"For each Speed above the Corner's Speed Limit, pay 1 Heat.\"]"]
+
+
+@pytest.mark.parametrize("credentials", ["api_key", "oauth"])
+def test_a_short_rules_answer_with_quota_words_is_an_answer_not_a_quota(ssh_backend, messages_api, credentials):
+    """The model's answer is never searched for quota wording: only what the CLI reports."""
+    messages_api.answer = list(SHORT_RULES_ANSWER)
+    backend = ssh_backend(credentials)
+
+    answer = backend.complete("Système", "What if I exceed the corner speed?", model="sonnet", timeout=60)
+
+    assert answer == "".join(SHORT_RULES_ANSWER)
+    assert len(answer) < 400  # the size the old rule took for a quota notice
+    assert backend.health().status == "ok"
+
+
+def test_a_successful_run_whose_answer_reads_like_a_quota_notice_is_an_answer(ssh_backend, replay_cli):
+    text = "You've hit the speed limit: pay 1 Heat per extra Speed."
+    backend = ssh_backend(executable=replay_cli([assistant_line(text), result_line(text, False)], 0))
+    assert backend.complete("Système", "Question", model="haiku", timeout=30) == text
 
 
 def test_empty_answer_with_a_quota_marker_is_a_quota_not_an_empty_answer(ssh_backend, replay_cli):

@@ -33,8 +33,9 @@ def test_timeout_closes_the_channel_and_ends_the_remote_cli(ssh_backend, message
 
 def test_stopping_the_stream_early_ends_the_remote_cli(ssh_backend, messages_api):
     messages_api.mode = "slow"
+    messages_api.answer = [f"mot{i} " for i in range(150)]  # 150 × 0.4 s: only a kill ends it within the wait
     marker = f"oracle-stop-{uuid.uuid4().hex}"
-    stream = ssh_backend().stream(f"Système {marker}", "Question", model="haiku", timeout=60)
+    stream = ssh_backend().stream(f"Système {marker}", "Question", model="haiku", timeout=120)
 
     next(stream)
     assert remote_processes(marker)

@@ -86,25 +86,29 @@ def test_quota_printed_on_stderr_only_is_a_quota():
     assert isinstance(parser.error("Claude AI usage limit reached|1767225600", 1), ClaudeQuotaError)
 
 
-def success_lines(answer: str) -> list[str]:
+def success_lines(answer: str, is_error: bool = False) -> list[str]:
     import json
 
     return [
         json.dumps({"type": "assistant", "message": {"id": "m1", "model": "claude-sonnet-4", "content": [{"type": "text", "text": answer}]}}),
-        json.dumps({"type": "result", "subtype": "success", "is_error": False, "result": answer}),
+        json.dumps({"type": "result", "subtype": "success", "is_error": is_error, "result": answer}),
     ]
 
 
-def test_short_answer_that_is_a_quota_notice_is_a_quota():
+def test_a_quota_message_the_cli_reports_as_its_failed_result_is_a_quota():
     parser = StreamJsonParser()
-    texts = [t for line in success_lines("Claude AI usage limit reached|1767225600") for t in parser.feed(line)]
+    texts = [t for line in success_lines("Claude AI usage limit reached|1767225600", is_error=True) for t in parser.feed(line)]
     assert texts == ["Claude AI usage limit reached|1767225600"]
-    assert isinstance(parser.error("", 0), ClaudeQuotaError)
+    assert isinstance(parser.error("", 1), ClaudeQuotaError)
 
 
-def test_long_rules_answer_mentioning_a_limit_is_not_a_quota():
-    answer = ("Once you've hit the speed limit of the corner, each extra point of speed costs one heat card. "
-              "Discard the heat cards to your discard pile at the end of the turn; ") * 4
+@pytest.mark.parametrize("answer", [
+    "Once you've hit the speed limit in a corner, you pay the excess in Heat cards.",  # short: a quota notice's size
+    ("Once you've hit the speed limit of the corner, each extra point of speed costs one heat card. "
+     "Discard the heat cards to your discard pile at the end of the turn; ") * 4,
+    "Rate limit reached? No: the usage limit reached in Heat is the corner's speed.",
+], ids=["short", "long", "quota-words"])
+def test_a_successful_answer_is_never_a_quota_whatever_it_says(answer):
     parser = StreamJsonParser()
     texts = [t for line in success_lines(answer) for t in parser.feed(line)]
     assert "".join(texts) == answer
