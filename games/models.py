@@ -22,7 +22,30 @@ def booklet_upload_path(instance, filename: str) -> str:
 
 class GameQuerySet(models.QuerySet):
     def with_rules(self):
-        return self.filter(chunks__isnull=False).distinct()
+        """The games with chunks, of any of their booklets. A game whose only ingestion failed
+        or was cancelled, or whose first one is still running, has none yet (a job's chunks are
+        swapped in at its end, ingest.stages.index). One EXISTS per game rather than a join
+        over its chunks made distinct."""
+        return self.filter(models.Exists(Chunk.objects.filter(game=models.OuterRef("pk"))))
+
+    def askable(self):
+        """The games players are offered (the home page, the chat): those `with_rules`, and the
+        card games with a catalogue, whose cards and decks may be asked about before any of
+        their booklets is read."""
+        cards = models.Exists(Card.objects.filter(game=models.OuterRef("pk")))
+        card_catalogue = ~models.Q(card_game="") & cards
+        return self.filter(models.Q(models.Exists(Chunk.objects.filter(game=models.OuterRef("pk")))) | card_catalogue)
+
+    def with_askable_booklets(self):
+        """Each game with only its booklets that have chunks, as players see them: `extensions`
+        holds the extensions that have, and `base_has_rules` says whether its base booklet has.
+        The admin and the ingestion pages show every booklet, rules or not."""
+        own_chunks = Chunk.objects.filter(extension=models.OuterRef("pk"))
+        extensions = Extension.objects.filter(models.Exists(own_chunks))
+        base_chunks = Chunk.objects.filter(game=models.OuterRef("pk"), extension__isnull=True)
+        return self.annotate(base_has_rules=models.Exists(base_chunks)).prefetch_related(
+            models.Prefetch("extensions", queryset=extensions)
+        )
 
 
 class Game(models.Model):

@@ -47,7 +47,9 @@ class GameCard:
 def home(request):
     if not (request.user.is_authenticated or settings.PUBLIC_CATALOGUE or settings.ASK_ALLOW_ANONYMOUS):
         return redirect_to_login(request.get_full_path())  # the games and booklet ids are not public
-    games = Game.objects.prefetch_related("extensions").order_by("name")
+    # Only what can be asked: a game whose only ingestion failed, or is still running, would
+    # offer « Poser une question » on no rules (staff find it in the admin and the ingestions).
+    games = Game.objects.askable().with_askable_booklets().order_by("name")
     return render(request, "games/home.html", {"cards": [GameCard.of(game) for game in games]})
 
 

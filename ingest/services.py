@@ -140,7 +140,7 @@ def create_ingest(
     if kind not in BOOKLET_KINDS:
         raise ValueError(f"unknown booklet kind {kind!r}")
     info = validate_pdf(pdf_path_or_file)
-    detect = language == language_choice.DETECT
+    chosen = language_choice.job_fields(language)  # a chosen language: the booklet's once its text is read
     language = language or language_choice.PROVISIONAL
     with transaction.atomic():
         game, created_game = _resolve_game(game, new_game_name, language, bgg_id)
@@ -160,7 +160,7 @@ def create_ingest(
             pdf_path=stored,
             pdf_pages=info.pages,
             created_game=created_game,  # cancelled before it ran, it may take the game with it
-            detect_language=detect,
+            **chosen,
             created_by=user if getattr(user, "is_authenticated", False) else None,
         )
 

@@ -129,7 +129,7 @@ def page_suggestions(game: Game) -> tuple[list[str], str]:
 def chat(request, slug: str, conversation_id=None):
     if not may_ask(request):
         return redirect_to_login(request.get_full_path())
-    game = get_object_or_404(Game.objects.prefetch_related("extensions"), slug=slug)
+    game = get_object_or_404(Game.objects.askable().with_askable_booklets(), slug=slug)  # as on the home page
     conversation = None
     turns = []
     if conversation_id is not None:
@@ -194,8 +194,9 @@ def _card_mentions(raw: str) -> list[str]:
 
 
 def _ticked(request, game: Game) -> list | None:
-    """The ids of the booklets ticked in the form: None when every booklet of the game is
-    (present and future ones then), else the list (maybe empty: the base rules alone)."""
+    """The ids of the booklets ticked in the form: None when every booklet the page offered is
+    (present and future ones then), else the list (maybe empty: the base rules alone). `game`
+    comes `with_askable_booklets`: a booklet with no rules yet was not offered."""
     extensions = list(game.extensions.all())
     wanted = set(request.POST.getlist("booklet"))
     ticked = [ext.pk for ext in extensions if str(ext.pk) in wanted]
@@ -216,7 +217,7 @@ def ask(request, slug: str):
     question), answered in the background; returns its turn, which listens to the answer's
     events, and pushes the conversation's URL (the first question's: it started it)."""
     check_may_ask(Asker.of(request))
-    game = get_object_or_404(Game.objects.prefetch_related("extensions"), slug=slug)
+    game = get_object_or_404(Game.objects.with_askable_booklets(), slug=slug)  # the booklets the page offered
     conversation_id = _conversation_id(request.POST.get("conversation", ""))
     asked = ask_question(
         Asker.of(request), game=game, text=request.POST.get("question", ""), conversation_id=conversation_id,
@@ -284,7 +285,7 @@ def booklets(request, slug: str, conversation_id):
     asker = Asker.of(request)
     check_may_ask(asker)
     conversation = own_conversation(asker, conversation_id)
-    game = get_object_or_404(Game.objects.prefetch_related("extensions"), slug=slug, pk=conversation.game_id)
+    game = get_object_or_404(Game.objects.with_askable_booklets(), slug=slug, pk=conversation.game_id)
     set_booklets(conversation, game_booklets(game, _ticked(request, game)))
     return HttpResponse(status=204)
 

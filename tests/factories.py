@@ -42,21 +42,36 @@ class StaffFactory(UserFactory):
 class GameFactory(DjangoModelFactory):
     class Meta:
         model = Game
+        skip_postgeneration_save = True  # `rules` writes chunks, not the game
 
     name = factory.Sequence(lambda n: f"Jeu {n}")
     slug = factory.LazyAttribute(lambda g: slugify(g.name))
     language = "fr"
 
+    @factory.post_generation
+    def rules(self, create, extracted, **kwargs):
+        """`GameFactory(rules=True)`: a game players can ask about, with a chunk of base rules
+        (the home page and the chat offer only games and booklets with rules)."""
+        if create and extracted:
+            ChunkFactory(game=self)
+
 
 class ExtensionFactory(DjangoModelFactory):
     class Meta:
         model = Extension
+        skip_postgeneration_save = True  # `rules` writes chunks, not the extension
 
     game = factory.SubFactory(GameFactory)
     name = factory.Sequence(lambda n: f"Extension {n}")
     slug = factory.LazyAttribute(lambda e: slugify(e.name))
     kind = Extension.Kind.EXTENSION
     language = "en"
+
+    @factory.post_generation
+    def rules(self, create, extracted, **kwargs):
+        """`ExtensionFactory(rules=True)`: a booklet the chat offers, with a chunk of its own."""
+        if create and extracted:
+            ChunkFactory(game=self.game, extension=self)
 
 
 class ChunkFactory(DjangoModelFactory):

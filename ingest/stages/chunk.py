@@ -2,7 +2,8 @@
 
 A chunk starts at a heading, at a numbered rule when the current chunk is already
 substantial, or when the size target is reached. Only size cuts carry an overlap (the
-tail of the previous chunk): a cut at a heading or a rule number is a clean boundary.
+tail of the previous chunk, from a paragraph's or a sentence's start, never mid-sentence):
+a cut at a heading or a rule number is a clean boundary.
 Tiny pieces are merged into their neighbour, short sections with a heading kept whole. Chunks never span two booklets: one call
 per booklet.
 """
@@ -136,15 +137,24 @@ def _split_long(paragraph: Paragraph) -> list[Piece]:
 
 
 def _overlap(previous: ChunkDraft) -> list[Piece]:
-    """The last sentences of `previous`, up to OVERLAP_CHARS, starting on a word."""
+    """The end of `previous` within OVERLAP_CHARS that a reader could start at: its last
+    paragraph whole when it fits, else its last sentences, else nothing. Never from a word
+    inside a sentence: « three or more Fascist Policies… » cut from « If three or more… »
+    reads as a rule of its own, not the condition it is."""
     last = previous.pieces[-1]
-    tail = last.text[-OVERLAP_CHARS:]
-    sentence = _SENTENCE_END_RE.search(tail)
-    if sentence and sentence.end() < len(tail):
-        tail = tail[sentence.end() :]
-    elif " " in tail:
-        tail = tail[tail.index(" ") + 1 :]
+    if len(last.text) <= OVERLAP_CHARS:
+        tail = last.text
+    else:
+        tail = _last_sentences(last.text)
     return [Piece(tail, last.page, None)] if tail.strip() else []
+
+
+def _last_sentences(text: str) -> str:
+    """The sentences ending `text` within its last OVERLAP_CHARS ("" when none starts there)."""
+    # Searched from the window's start in the whole text: the look-behind sees the sentence
+    # end just before it, so a sentence starting right at the window's first character counts.
+    sentence = _SENTENCE_END_RE.search(text, len(text) - OVERLAP_CHARS - 1)
+    return text[sentence.end() :] if sentence else ""
 
 
 def _opens_section(chunk: ChunkDraft) -> bool:

@@ -57,6 +57,32 @@ def test_long_paragraphs_are_cut_near_the_target_with_overlap():
     assert drafts[1].text.startswith("Le joueur actif")  # the overlap starts on a sentence
 
 
+CONDITION = "If three or more Fascist Policies have been enacted already, the Chancellor may end the round"
+SETUP = "Each player takes a secret role card and a party membership card, then looks at them in secret. " * 4
+VOTE = "The players vote on the proposed government by revealing their ballot cards at the same time. " * 3
+
+
+def test_an_overlap_takes_a_short_last_paragraph_whole_never_from_its_second_word():
+    pages = [Page(1, [Paragraph(text, 10, page=1) for text in (SETUP.strip(), CONDITION, VOTE.strip())])]
+
+    drafts = chunks_of(pages)
+
+    assert len(drafts) == 2 and drafts[1].pieces[0].paragraph is None
+    assert drafts[1].text.startswith(CONDITION), drafts[1].text[:80]  # not « three or more Fascist… »
+
+
+def test_a_last_paragraph_with_no_sentence_starting_in_its_tail_gives_no_overlap():
+    clause = "the President draws the top three policy tiles, discards one of them face down and passes the rest "
+    long_sentence = "When the government is elected " + clause * 3 + "to the Chancellor"
+    first = SETUP[:220].rsplit(" ", 1)[0] + "."
+    pages = [Page(1, [Paragraph(text, 10, page=1) for text in (first, long_sentence, VOTE.strip())])]
+
+    drafts = chunks_of(pages)
+
+    assert len(drafts) == 2 and long_sentence in drafts[0].text
+    assert drafts[1].text.startswith("The players vote"), drafts[1].text[:80]  # no overlap from mid-sentence
+
+
 def test_tiny_fragments_are_merged_but_short_sections_stay_whole():
     long = "Chaque manche, le joueur actif joue une carte puis résout son effet. " * 3
     paragraphs = [
@@ -180,3 +206,14 @@ def test_a_number_far_from_the_page_or_inside_it_is_kept():
 
     assert drop_page_numbers(pages) == 0
     assert [p.text for p in pages[0].paragraphs] == ["120", "Score", "7", "Fin."]
+
+
+def test_a_page_of_pages_number_is_the_pages_too_not_a_score():
+    """« 1/2 » closing the first page of a two-page sheet made its last chunk span both pages."""
+    pages = [Page(1, [Paragraph("Partie courte", 14, True), Paragraph("On joue en 10 tours.", 10), Paragraph("1/2", 8)]),
+             Page(2, [Paragraph("Fin de partie : le score le plus haut gagne, 3/4 des points au moins.", 10), Paragraph("2 / 2", 8)])]
+
+    assert drop_page_numbers(pages) == 2
+    assert [p.text for page in pages for p in page.paragraphs] == [
+        "Partie courte", "On joue en 10 tours.", "Fin de partie : le score le plus haut gagne, 3/4 des points au moins."]
+    assert drop_page_numbers([Page(1, [Paragraph("3/4", 10)])]) == 0  # not out of this booklet's 1 page

@@ -142,3 +142,73 @@ def test_a_text_that_says_nothing_keeps_the_provisional_language():
 
     assert settled.detected is None and not settled.applied and not settled.mismatch
     assert Game.objects.get(pk=job.game_id).language == "fr"
+
+
+@pytest.mark.django_db
+def test_a_language_chosen_for_a_re_uploaded_booklet_becomes_its_language_and_its_chunks(tmp_path):
+    english = ingest_inline(rulebook_pdf(tmp_path / "v1.pdf", ENGLISH), new_game_name="Heat")
+    game = Game.objects.get(pk=english.game_id)
+    assert game.language == "en"
+
+    # French rules replace the English ones, the admin saying so (--language fr, the API's `language`)
+    job = ingest_inline(rulebook_pdf(tmp_path / "v2.pdf", LOREM_RULES), game=game, language="fr")
+
+    assert Game.objects.get(pk=game.pk).language == "fr"
+    assert {c.payload["language"] for c in Chunk.objects.filter(game=game)} == {"fr"}
+    event = job.events.get(event="language").data
+    assert event["declared"] == "fr" and event["detected"] == "fr" and not event["mismatch"]
+    assert not job.events.filter(event="warning").exists(), "no warning against what the admin just declared"
+
+
+@pytest.mark.django_db
+def test_a_chosen_language_is_given_to_an_existing_booklet_that_serves_no_pdf(tmp_path):
+    game = GameFactory(language="en")  # its only ingestion failed: no PDF, no rules
+
+    job = ingest_inline(rulebook_pdf(tmp_path / "ext.pdf", LOREM_RULES), game=game, language="fr")
+
+    assert Game.objects.get(pk=game.pk).language == "fr"
+    assert {c.payload["language"] for c in Chunk.objects.filter(ingest_job=job)} == {"fr"}
+
+
+@pytest.mark.django_db
+def test_a_chosen_language_the_re_uploaded_text_contradicts_is_kept_and_warned_about_as_chosen(tmp_path):
+    ingest_inline(rulebook_pdf(tmp_path / "v1.pdf", ENGLISH), new_game_name="Heat")
+    game = Game.objects.get(slug="heat")
+
+    job = ingest_inline(rulebook_pdf(tmp_path / "v2.pdf", ENGLISH), game=game, language="fr")
+
+    assert Game.objects.get(pk=game.pk).language == "fr"
+    event = job.events.get(event="language").data
+    assert event["declared"] == "fr" and event["mismatch"]
+    assert "« fr »" in job.events.get(event="warning").data["message"]
+
+
+@pytest.mark.django_db
+def test_with_no_language_sent_a_re_uploaded_booklet_still_takes_the_language_of_its_text(tmp_path):
+    ingest_inline(rulebook_pdf(tmp_path / "v1.pdf", ENGLISH), new_game_name="Heat")
+    game = Game.objects.get(slug="heat")
+
+    job = ingest_inline(rulebook_pdf(tmp_path / "v2.pdf", LOREM_RULES), game=game)
+
+    assert job.detect_language and Game.objects.get(pk=game.pk).language == "fr"
+    assert {c.payload["language"] for c in Chunk.objects.filter(game=game)} == {"fr"}
+
+
+@pytest.mark.django_db
+def test_a_replacement_s_chosen_language_waits_for_its_swap(settings):
+    from ingest import booklet_swap
+    from tests.factories import IngestJobFactory
+
+    game = GameFactory(language="en", pdf="pdfs/heat-old.pdf")
+    job = IngestJobFactory(game=game, pdf_path="pdfs/heat-new.pdf", status="running", **language_choice.job_fields("fr"))
+    replacement = booklet_swap.Replacement(job)
+    text = ENGLISH[0][1][0] + " " + ENGLISH[0][1][1]
+
+    settled = language_choice.settle(job, job.booklet, text, write=replacement.set_language)
+    job.emit("language", settled.as_event())
+
+    assert replacement.language == "fr" and settled.declared == "fr" and settled.mismatch
+    assert Game.objects.get(pk=game.pk).language == "en", "still serving its English chunks until the swap"
+    # The swap would give it « fr » again: a correction is refused until the job is over.
+    with pytest.raises(language_choice.UnknownLanguage, match="quand son nouveau PDF sera adopté"):
+        language_choice.correct_language(job)

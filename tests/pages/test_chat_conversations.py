@@ -27,7 +27,7 @@ def conversations(bob, game, count):
 
 
 def test_the_chat_counts_every_conversation_and_links_to_the_older_ones(client, bob):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     conversations(bob, game, LISTED_CONVERSATIONS + 15)
     start_conversation(user=UserFactory(), game=game, title="Celle d'un autre")
     client.force_login(bob)
@@ -40,7 +40,7 @@ def test_the_chat_counts_every_conversation_and_links_to_the_older_ones(client, 
 
 
 def test_the_conversations_page_reaches_the_oldest_one_and_no_one_elses(client, bob):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     made = conversations(bob, game, LISTED_CONVERSATIONS + 15)
     start_conversation(user=UserFactory(), game=game, title="Celle d'un autre")
     client.force_login(bob)
@@ -55,7 +55,7 @@ def test_the_conversations_page_reaches_the_oldest_one_and_no_one_elses(client, 
 
 
 def test_a_short_list_has_no_link_to_the_page(client, bob):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     conversations(bob, game, 3)
     client.force_login(bob)
 
@@ -65,8 +65,8 @@ def test_a_short_list_has_no_link_to_the_page(client, bob):
 
 
 def reopen_queries(client, bob, turns) -> int:
-    game = GameFactory()
-    ExtensionFactory(game=game, name="Tempête", slug=f"{game.slug}-tempete")
+    game = GameFactory(rules=True)
+    ExtensionFactory(rules=True, game=game, name="Tempête", slug=f"{game.slug}-tempete")
     conversation = start_conversation(user=bob, game=game)
     for n in range(turns):
         question = create_question(game=game, text=f"Question {n} ?", user=bob, conversation=conversation)

@@ -40,8 +40,8 @@ def answered(question, answer="Sept cartes [Heat, p.2]."):
 
 
 def test_chat_page_ticks_only_the_booklets_of_the_link(client, bob):
-    game = GameFactory(name="Heat")
-    ticked, unticked = ExtensionFactory(game=game), ExtensionFactory(game=game)
+    game = GameFactory(rules=True, name="Heat")
+    ticked, unticked = ExtensionFactory(rules=True, game=game), ExtensionFactory(rules=True, game=game)
     foreign = ExtensionFactory()
     client.force_login(bob)
 
@@ -58,14 +58,14 @@ def test_chat_page_ticks_only_the_booklets_of_the_link(client, bob):
 
 
 def test_the_at_hint_only_for_a_card_game(client, bob):
-    game = GameFactory(card_game=Game.CardGame.MTG)
+    game = GameFactory(rules=True, card_game=Game.CardGame.MTG)
     client.force_login(bob)
     assert "Tapez @ pour citer une carte" in client.get(reverse("oracle-chat", args=[game.slug])).content.decode()
 
 
 def test_chat_page_without_a_choice_ticks_every_booklet_of_the_game(client, bob):
-    game = GameFactory(name="Les Aéronautes")
-    storm, faq = ExtensionFactory(game=game, name="Storm Front"), ExtensionFactory(game=game, name="FAQ", kind="faq")
+    game = GameFactory(rules=True, name="Les Aéronautes")
+    storm, faq = ExtensionFactory(rules=True, game=game, name="Storm Front"), ExtensionFactory(rules=True, game=game, name="FAQ", kind="faq")
     client.force_login(bob)
     response = client.get(reverse("oracle-chat", args=[game.slug]))
     assert f'value="{storm.pk}" checked' in header(response) and f'value="{faq.pk}" checked' in header(response)
@@ -73,8 +73,8 @@ def test_chat_page_without_a_choice_ticks_every_booklet_of_the_game(client, bob)
 
 
 def test_the_first_question_starts_a_conversation_and_pushes_its_url(client, bob, started):
-    game = GameFactory(name="Heat")
-    storm, faq = ExtensionFactory(game=game), ExtensionFactory(game=game)
+    game = GameFactory(rules=True, name="Heat")
+    storm, faq = ExtensionFactory(rules=True, game=game), ExtensionFactory(rules=True, game=game)
     client.force_login(bob)
 
     response = ask(client, game, "  Combien de cartes pioche-t-on ?  ", booklet=[storm.pk],
@@ -96,7 +96,7 @@ def test_the_first_question_starts_a_conversation_and_pushes_its_url(client, bob
 
 
 def test_the_next_question_carries_the_conversations_history_and_cards(client, bob, started):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     client.force_login(bob)
     ask(client, game, "Que fait Lightning Bolt ?", card_mentions='["Lightning Bolt"]')
     conversation = Conversation.objects.get()
@@ -113,7 +113,7 @@ def test_the_next_question_carries_the_conversations_history_and_cards(client, b
 
 
 def test_a_reload_shows_the_conversations_turns_and_the_list_of_conversations(client, bob, started):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     older = start_conversation(user=bob, game=game, title="Ancienne")
     conversation = start_conversation(user=bob, game=game, title="Pioche")
     answered(create_question(game=game, text="Combien de cartes ?", user=bob, conversation=conversation))
@@ -131,7 +131,7 @@ def test_a_reload_shows_the_conversations_turns_and_the_list_of_conversations(cl
 
 
 def test_another_players_conversation_is_404(client, bob):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     theirs = start_conversation(user=UserFactory(), game=game)
     client.force_login(bob)
     assert client.get(reverse("oracle-chat-conversation", args=[game.slug, theirs.pk])).status_code == 404
@@ -140,7 +140,7 @@ def test_another_players_conversation_is_404(client, bob):
 
 
 def test_feedback_is_stored(client, bob):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     question = answered(create_question(game=game, text="Q ?", user=bob, conversation=start_conversation(user=bob, game=game)))
     client.force_login(bob)
     url = reverse("oracle-chat-feedback", args=[game.slug, question.pk])
@@ -154,7 +154,7 @@ def test_feedback_is_stored(client, bob):
 
 
 def test_stop_signals_the_answering_thread(client, bob):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     question = create_question(game=game, text="Long ?", user=bob)
     client.force_login(bob)
     assert not StopSignal(question.pk).stopped()
@@ -164,7 +164,7 @@ def test_stop_signals_the_answering_thread(client, bob):
 
 
 def test_a_stopped_answer_is_shown_interrupted(client, bob):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     conversation = start_conversation(user=bob, game=game)
     question = answered(create_question(game=game, text="Long ?", user=bob, conversation=conversation), "Le début")
     Question.objects.filter(pk=question.pk).update(stopped=True)
@@ -174,7 +174,7 @@ def test_a_stopped_answer_is_shown_interrupted(client, bob):
 
 
 def test_a_reopened_deck_answer_has_its_verdict_and_export_buttons(client, bob):
-    game = GameFactory(card_game=Game.CardGame.MTG)
+    game = GameFactory(rules=True, card_game=Game.CardGame.MTG)
     conversation = start_conversation(user=bob, game=game)
     exports = {"text": "4 Shock\n", "arena": "Deck\n4 Shock (DOM) 1\n", "mtgo_dek": '<Deck>\n  <Cards Name="Shock" />\n</Deck>\n'}
     question = create_question(game=game, text="Un deck rouge ?", user=bob, conversation=conversation)
@@ -190,7 +190,7 @@ def test_a_reopened_deck_answer_has_its_verdict_and_export_buttons(client, bob):
 
 
 def test_regenerate_asks_the_same_question_again_with_the_history_before_it(client, bob, started):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     conversation = start_conversation(user=bob, game=game)
     first = answered(create_question(game=game, text="Un ?", user=bob, conversation=conversation), "1")
     second = answered(create_question(game=game, text="Deux ?", user=bob, conversation=conversation, history=[]), "2")
@@ -207,7 +207,7 @@ def test_regenerate_asks_the_same_question_again_with_the_history_before_it(clie
 
 
 def test_a_regenerated_earlier_turn_keeps_its_place_on_reload_and_in_the_next_questions_history(client, bob, started):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     conversation = start_conversation(user=bob, game=game)
     first, second, third = (answered(create_question(game=game, text=text, user=bob, conversation=conversation), answer)
                             for text, answer in [("Un ?", "1"), ("Deux ?", "2"), ("Trois ?", "3")])  # fmt: skip
@@ -227,7 +227,7 @@ def test_a_regenerated_earlier_turn_keeps_its_place_on_reload_and_in_the_next_qu
 
 def test_a_second_click_on_regenerate_gets_the_new_answer_under_way_not_another_one(client, bob, settings, started):
     settings.RATE_LIMIT_ASK_USER, settings.RATE_LIMIT_ASK_IP = "1/m", ""  # the second click is no question
-    game = GameFactory()
+    game = GameFactory(rules=True)
     conversation = start_conversation(user=bob, game=game)
     first = answered(create_question(game=game, text="Un ?", user=bob, conversation=conversation), "1")
     client.force_login(bob)
@@ -245,7 +245,7 @@ def test_a_second_click_on_regenerate_gets_the_new_answer_under_way_not_another_
 
 
 def test_the_polling_fallback_asks_again_then_gives_up_or_shows_the_answer(client, bob):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     question = create_question(game=game, text="Q ?", user=bob)
     client.force_login(bob)
     url = reverse("oracle-chat-turn", args=[game.slug, question.pk])
@@ -280,7 +280,7 @@ def relayed(question, once_listening) -> str:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_event_relay_renders_each_event_as_a_partial(bob):
-    game = GameFactory(name="Heat")
+    game = GameFactory(rules=True, name="Heat")
     question = create_question(game=game, text="Q ?", user=bob)
 
     def publish():
@@ -300,7 +300,7 @@ def test_the_event_relay_renders_each_event_as_a_partial(bob):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_event_relay_sends_a_stored_answer_at_once(bob):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     question = answered(create_question(game=game, text="Q ?", user=bob))
     from questions.chat_stream import relay
 
@@ -316,7 +316,7 @@ def test_the_event_relay_ends_when_the_question_is_deleted_while_it_is_answered(
     """The player deletes the conversation (or an admin the game) while an answer streams:
     the stream once died without a `done`, the page fell back to polling a 404 and its ask
     button stayed disabled until a reload. It now ends with a notice in the turn's place."""
-    game = GameFactory()
+    game = GameFactory(rules=True)
     question = create_question(game=game, text="Q ?", user=bob)
 
     def delete_then_finish():
@@ -330,7 +330,7 @@ def test_the_event_relay_ends_when_the_question_is_deleted_while_it_is_answered(
 
 
 def test_chat_page_asks_anonymous_visitors_to_log_in(client, db):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     response = client.get(reverse("oracle-chat", args=[game.slug]))
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("oracle-login"))
@@ -338,7 +338,7 @@ def test_chat_page_asks_anonymous_visitors_to_log_in(client, db):
 
 def test_chat_page_is_open_to_anonymous_visitors_when_the_setting_allows(client, db, settings):
     settings.ASK_ALLOW_ANONYMOUS = True
-    game = GameFactory()
+    game = GameFactory(rules=True)
     assert client.get(reverse("oracle-chat", args=[game.slug])).status_code == 200
 
 
@@ -353,7 +353,7 @@ def test_the_empty_chat_suggests_questions_from_the_games_own_headings(client, b
     from games.suggestions import forget_suggestions, suggested_questions
     from tests.factories import ChunkFactory
 
-    game = GameFactory(name="Secret Hitler", language="en")
+    game = GameFactory(rules=True, name="Secret Hitler", language="en")
     paths = ["GAMEPLAY"] + ["GAMEPLAY > ELECTION"] * 8 + ["GAMEPLAY > LEGISLATIVE SESSION"] * 6 + ["SETUP"] * 3
     for ordinal, path in enumerate(paths):
         ChunkFactory(game=game, ordinal=ordinal, hierarchy_path=path, text="The Election comes before the Legislative Session.")
@@ -378,7 +378,7 @@ def test_a_late_listener_gets_the_text_streamed_before_it_came_then_the_rest_onc
     from questions.ask_flow.background import publishing
     from questions.chat_stream import relay
 
-    game = GameFactory(name="Heat")
+    game = GameFactory(rules=True, name="Heat")
     question = create_question(game=game, text="Q ?", user=bob)
     emit = publishing(question.pk)
     emit("phase", {"label": "L'Oracle rédige sa réponse"})
@@ -407,7 +407,7 @@ def test_a_late_listener_gets_the_text_streamed_before_it_came_then_the_rest_onc
 
 
 def test_the_chat_in_english(client, bob):
-    game = GameFactory(card_game=Game.CardGame.MTG)
+    game = GameFactory(rules=True, card_game=Game.CardGame.MTG)
     conversation = start_conversation(user=bob, game=game, title="T")
     answered(create_question(game=game, text="Q ?", user=bob, conversation=conversation), "A")
     client.force_login(bob)
@@ -419,7 +419,7 @@ def test_the_chat_in_english(client, bob):
 
 
 def test_an_empty_or_too_long_question_is_refused_with_a_reason(client, bob, started):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     client.force_login(bob)
     empty = ask(client, game, "   ")
     too_long = ask(client, game, "x" * 501)

@@ -23,7 +23,7 @@ def started(monkeypatch):
 
 
 def test_a_player_signed_out_meanwhile_gets_a_link_back_to_the_conversation(client, bob):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     conversation = start_conversation(user=bob, game=game, title="Combien ?")
     here = reverse("oracle-chat-conversation", args=[game.slug, conversation.pk])
     hx = {"HTTP_HX_REQUEST": "true", "HTTP_HX_CURRENT_URL": f"http://testserver{here}"}
@@ -44,7 +44,7 @@ def test_a_player_signed_out_meanwhile_gets_a_link_back_to_the_conversation(clie
 
 
 def test_the_page_reloads_on_back_pushes_one_url_and_bounds_its_polling(client, bob, started):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     client.force_login(bob)
 
     page = client.get(reverse("oracle-chat", args=[game.slug])).content.decode()

@@ -48,7 +48,7 @@ def test_a_booklet_title_never_repeats_the_game_name():
 
 def test_chat_invites_to_ask_about_the_rules_des_aeronautes(client, bob):
     client.force_login(bob)
-    game = GameFactory(name="Les Aéronautes", slug="les-aeronautes")
+    game = GameFactory(rules=True, name="Les Aéronautes", slug="les-aeronautes")
     page = client.get(reverse("oracle-chat", args=[game.slug])).content.decode()
     assert "les règles des Aéronautes" in page and "de Les" not in page
     client.post(reverse("set_language"), {"language": "en", "next": "/"})
@@ -194,8 +194,8 @@ def test_on_an_english_page_the_extractive_answer_speaks_english_around_french_q
 
 def test_a_base_booklet_named_as_its_game_is_called_the_base_rules(client, bob):
     client.force_login(bob)
-    arcmage = GameFactory(name="Arcmage", slug="arcmage")
-    aero = GameFactory(name="Les Aéronautes", slug="aero", booklet_name="Livret de règles 2e édition")
+    arcmage = GameFactory(rules=True, name="Arcmage", slug="arcmage")
+    aero = GameFactory(rules=True, name="Les Aéronautes", slug="aero", booklet_name="Livret de règles 2e édition")
     chat = client.get(reverse("oracle-chat", args=[arcmage.slug])).content.decode()
     assert '<span class="booklet-tag">Règles de base</span>' in chat
     assert '<span class="booklet-tag">Livret de règles 2e édition</span>' in client.get(reverse("oracle-chat", args=[aero.slug])).content.decode()

@@ -4,7 +4,7 @@ from tests.factories import GameFactory
 
 
 def test_login_page_signs_a_player_in_and_goes_back_where_they_were(client, bob):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     chat_url = reverse("oracle-chat", args=[game.slug])
     login_page = client.get(reverse("oracle-login"), {"next": chat_url}).content.decode()
     assert "oracle.css" in login_page and 'name="next" value="' + chat_url + '"' in login_page
@@ -35,7 +35,7 @@ def test_language_switch_shows_the_site_in_english(client, bob):
 def test_a_visitor_who_wants_to_ask_is_told_it_needs_an_account_and_whom_to_ask(client, settings, db):
     settings.PUBLIC_CATALOGUE = True
     settings.ASK_ALLOW_ANONYMOUS = False
-    game = GameFactory(name="Heat", slug="heat")
+    game = GameFactory(rules=True, name="Heat", slug="heat")
     home = client.get("/").content.decode()
     assert reverse("oracle-chat", args=[game.slug]) in home  # the « Poser une question » form goes there
 
@@ -60,7 +60,7 @@ def test_the_login_page_names_the_clubs_contact_when_the_setting_gives_one(clien
 
 def test_the_reason_and_the_contact_are_in_english_for_an_english_visitor(client, settings, db):
     settings.PUBLIC_CATALOGUE = True
-    game = GameFactory(name="Heat", slug="heat")
+    game = GameFactory(rules=True, name="Heat", slug="heat")
 
     page = client.get(reverse("oracle-chat", args=[game.slug]), follow=True, HTTP_ACCEPT_LANGUAGE="en").content.decode()
 

@@ -52,7 +52,7 @@ def first_event_as(client, game, text, conversation) -> tuple[str, dict]:
 
 
 def test_a_player_cannot_write_into_an_anonymous_conversation_their_browser_did_not_start(client, bob, started):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     strangers = Client()
     page_ask(strangers, game, "Qui commence ?")  # another browser, anonymous
     anonymous = Conversation.objects.get()
@@ -70,7 +70,7 @@ def test_a_player_cannot_write_into_an_anonymous_conversation_their_browser_did_
 
 
 def test_signing_in_in_the_browser_that_started_it_makes_the_conversation_the_players(client, bob, started):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     page_ask(client, game, "Qui commence ?")
     conversation = Conversation.objects.get()
     first = Question.objects.get()
@@ -91,7 +91,7 @@ def test_signing_in_in_the_browser_that_started_it_makes_the_conversation_the_pl
 
 
 def test_the_api_with_that_browsers_session_continues_it_too(client, bob, started):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     page_ask(client, game, "Qui commence ?")
     conversation = Conversation.objects.get()
     sign_in(client, bob)
@@ -104,7 +104,7 @@ def test_the_api_with_that_browsers_session_continues_it_too(client, bob, starte
 
 
 def test_a_player_cannot_regenerate_a_turn_of_an_anonymous_conversation_either(client, bob, started):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     page_ask(Client(), game, "Qui commence ?")  # another browser, anonymous
     turn = Question.objects.get()
     turn.mark_done(answer="Le plus jeune.", intent="rules", best_score=0.9, diagnostics={})

@@ -21,7 +21,7 @@ PDF_BYTES = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 
 @pytest.fixture
 def game():
-    game = GameFactory(name="Heat")
+    game = GameFactory(rules=True, name="Heat")
     game.pdf.save("heat.pdf", ContentFile(PDF_BYTES))
     return game
 

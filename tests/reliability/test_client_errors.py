@@ -106,7 +106,7 @@ def test_the_429_speaks_the_clients_language(client, bob, settings, language, ex
 
 
 def test_the_catalogue_is_private_by_default(client, bob, settings):
-    game = GameFactory(name="Les Aéronautes")
+    game = GameFactory(rules=True, name="Les Aéronautes")
 
     anonymous = client.get("/")
     assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]

@@ -60,7 +60,7 @@ def test_djangos_own_middleware_still_guards_requests_served_by_daphne(live_daph
     (oracle_site/async_middleware.py): their headers are still set, a session's POST without
     its CSRF token is still refused (a page's form, read in a thread; the API's own check),
     and goes through with it."""
-    game = GameFactory(name="Heat")
+    game = GameFactory(rules=True, name="Heat")
     client = Client()
     client.force_login(bob)
     with httpx.Client(base_url=live_daphne, cookies={"sessionid": client.cookies["sessionid"].value}, timeout=30) as player:
