@@ -2,8 +2,13 @@
 Standard request with two @-anchors gives a 60+15 list that passes validation and holds both
 anchors, without an LLM and with a replayed one whose first list is invalid."""
 
+import threading
+import time
+
 import pytest
 
+from questions.ask_flow.answering import CHECK_EVERY_S
+from questions.ask_flow.stop import request_stop
 from questions.models import Question
 from questions.ask_flow.flow import answer_question
 from questions.ask_flow.intake import create_question
@@ -92,3 +97,39 @@ def test_a_quota_reached_mid_list_is_stored_as_the_player_saw_it(dominaria, monk
     )
     name, done = events[-1]
     assert name == "done" and done["fullAnswer"] == question.answer and done["deck"]["builder"] == "offline"
+
+
+class StallsMidList(ReplayedLLM):
+    """Streams half a list, then goes silent (a network that hangs)."""
+
+    def __init__(self):
+        super().__init__([])
+        self.release = threading.Event()
+
+    def stream(self, system, prompt, *, model="sonnet", timeout=None, images=()):
+        yield HALF_LIST
+        self.release.wait(20)
+        yield "1 Island\n"
+
+
+@pytest.mark.slow
+def test_a_stop_while_the_deck_model_is_silent_ends_the_answer_at_once(dominaria, monkeypatch):
+    llm = StallsMidList()
+    monkeypatch.setattr(components, "llm_backend", lambda: llm)
+    question = create_question(game=dominaria, text=QUESTION, card_mentions=ANCHORS)
+    pressed = {}
+
+    def emit(name, data):
+        if name == "token" and "at" not in pressed:  # the model then goes silent
+            request_stop(question.pk)
+            pressed["at"] = time.monotonic()
+
+    try:
+        answer_question(question.pk, emit)
+        took = time.monotonic() - pressed["at"]
+    finally:
+        llm.release.set()
+
+    question.refresh_from_db()
+    assert took < CHECK_EVERY_S + 1.0, f"the stop took {took:.1f} s (the model is silent 20 s)"
+    assert question.status == Question.Status.DONE and question.stopped
