@@ -15,6 +15,8 @@ import threading
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from typing import Callable
 
 import httpx
@@ -146,6 +148,14 @@ class BggClient:
             for t in root.iter("thread")
         ]
 
+    def recent_threads(self, forum_id: int, max_pages: int):
+        """The forum's threads, most recently active first, over at most `max_pages` pages."""
+        for page in range(1, max_pages + 1):
+            threads = self.forum_threads(forum_id, page)
+            if not threads:
+                return  # BGG answers an empty <threads/> past the last page
+            yield from threads
+
     def thread(self, thread_id: int) -> BggThread:
         root = self._get_xml("thread", {"id": thread_id})
         if root.tag != "thread":
@@ -236,6 +246,24 @@ def parse_thread(root: ET.Element) -> BggThread:
         link=root.get("link", ""),
         articles=articles,
     )
+
+
+def thread_text(thread: BggThread, max_chars: int) -> str:
+    """The question and its answers, in order, cut at `max_chars`."""
+    lines = [thread.subject]
+    lines += [f"{article.username} : {article.body}" for article in thread.articles if article.body]
+    text = "\n\n".join(lines)
+    if len(text) > max_chars:
+        text = text[: max_chars - 1].rsplit(" ", 1)[0] + "…"
+    return text
+
+
+def post_time(rfc822: str) -> datetime:
+    """A thread's `lastpostdate` as a time, to sort threads by activity (unreadable: oldest)."""
+    try:
+        return parsedate_to_datetime(rfc822).astimezone(timezone.utc)
+    except (TypeError, ValueError, IndexError):
+        return datetime.min.replace(tzinfo=timezone.utc)
 
 
 _BREAK_RE = re.compile(r"<\s*(br|/p|/div|/li|/blockquote)\s*/?\s*>", re.IGNORECASE)

@@ -2,20 +2,23 @@
 forum as forum chunks in its base collection (`rules_<slug>`).
 
 Forum chunks are ordinary Chunk rows (`is_forum=True`, pages 0, `[FORUM]` in the context),
-keyed by their BGG thread id so a thread seen again is updated, not duplicated. Like every
-writer, this module only writes rows and calls `mark_changed`; the index owner syncs Qdrant.
-Runs daily from a django-q2 schedule when BGG_FORUM_SYNC_ENABLED and a token is set.
+keyed by their BGG thread id so a thread seen again is updated, not duplicated (even by two
+syncs at once); threads gone from BGG are deleted, at most BGG_FORUM_MAX_THREADS are kept.
+Like every writer, this module only writes rows and calls `mark_changed`; the index owner
+syncs Qdrant. Runs daily from a django-q2 schedule when BGG_FORUM_SYNC_ENABLED and a token is
+set; games' schedules are kept one per name across processes (`ensure_schedule`).
 """
 
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import datetime, time, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_q.models import Schedule
@@ -23,7 +26,8 @@ from django_q.models import Schedule
 from rag import sparse
 from runtime import components
 
-from .bgg_client import BggAuthError, BggClient, BggError, BggNotFound, BggThread, BggThreadSummary
+from .bgg_client import (BggAuthError, BggClient, BggError, BggNotFound, BggThread, BggThreadSummary, post_time,
+                         thread_text)
 from .index_state import mark_changed
 from .models import Chunk, Game
 
@@ -33,10 +37,12 @@ FORUM_MAX_PAGES = 3  # 50 threads a page: the ~150 most recently active threads
 THREAD_MAX_CHARS = 2000
 FORUM_ORDINAL_BASE = 1_000_000  # after any rulebook chunk of the collection
 EMBED_BATCH = 16
+RECHECK_PER_RUN = 5  # stored threads no longer listed, asked again each run (5 s each) to find the deleted ones
 SCHEDULE_NAME = "bgg-forum-sync"
 SYNC_TASK = "games.bgg_sync.sync_all_games"
 FETCH_TASK = "games.bgg_sync.fetch_metadata"
 LAST_RUN_CACHE_KEY = "bgg:last-forum-sync"
+SCHEDULES_LOCK_ID = 0x4F7261636C65  # "Oracle": PostgreSQL advisory lock of the schedule sweeps
 
 
 class BggDisabled(Exception):
@@ -50,6 +56,7 @@ class ForumSyncReport:
     created: int = 0
     updated: int = 0
     unchanged: int = 0
+    deleted: int = 0  # gone from BGG, or past BGG_FORUM_MAX_THREADS
     error: str = ""
 
 
@@ -68,11 +75,7 @@ def disabled_reason() -> str:
 def client_from_settings() -> BggClient:
     if not settings.BGG_API_TOKEN:
         raise BggDisabled(disabled_reason())
-    return BggClient(
-        token=settings.BGG_API_TOKEN,
-        base_url=settings.BGG_BASE_URL,
-        min_interval=settings.BGG_MIN_INTERVAL_S,
-    )
+    return BggClient(token=settings.BGG_API_TOKEN, base_url=settings.BGG_BASE_URL, min_interval=settings.BGG_MIN_INTERVAL_S)
 
 
 # --- Metadata ---------------------------------------------------------------------------
@@ -131,8 +134,8 @@ def sync_forum(game: Game, client: BggClient, max_pages: int = FORUM_MAX_PAGES) 
     """Read the game's Rules forum and store each thread as one forum chunk, EMBED_BATCH
     threads at a time as they are read (a thread costs a paced call of seconds): when BGG
     fails half-way, what was read is kept, the report says what failed, and the next run
-    reads only the threads still missing or with new posts. A thread deleted between the
-    listing and its reading is skipped."""
+    reads only the threads still missing or with new posts. Threads BGG says are gone are
+    deleted; the BGG_FORUM_MAX_THREADS most recently active are kept."""
     report = ForumSyncReport(game=game.slug)
     drop_other_forums(game)  # the id was changed where the admin could not see it (a shell)
     forum = client.rules_forum(game.bgg_id)
@@ -140,31 +143,87 @@ def sync_forum(game: Game, client: BggClient, max_pages: int = FORUM_MAX_PAGES) 
         report.error = "no Rules forum"
         return report
     stored = {c.payload.get("bgg_thread_id"): c for c in forum_chunks(game)}
+    listed: set[int] = set()
+    try:
+        _read_forum(game, client, forum.id, max_pages, stored, listed, report)
+        _recheck_unlisted(game, client, stored, listed, report)
+    except BggError as exc:
+        if isinstance(exc, BggAuthError):
+            raise
+        log.warning("BGG forum sync of %s stopped: %s", game.slug, exc)
+        report.error = str(exc)
+    report.deleted += _keep_most_recent(game)
+    return report
+
+
+def _read_forum(game: Game, client: BggClient, forum_id: int, max_pages: int, stored: dict, listed: set,
+                report: ForumSyncReport) -> None:
+    """The listing's threads that are new or have new posts, fetched and stored."""
     read: list[tuple[BggThreadSummary, BggThread]] = []
     try:
-        for summary in _forum_threads(client, forum.id, max_pages):
+        for summary in client.recent_threads(forum_id, max_pages):
             report.threads_seen += 1
+            listed.add(summary.id)
             existing = stored.get(summary.id)
             if existing and existing.payload.get("bgg_last_post_date") == summary.last_post_date:
                 report.unchanged += 1  # no new post: skip the 5-second call for the thread
                 continue
             try:
                 read.append((summary, client.thread(summary.id)))
-            except BggNotFound:
-                log.info("%s: BGG thread %s is gone, skipped", game.slug, summary.id)
+            except BggNotFound:  # deleted since the listing
+                report.deleted += _drop_thread(game, stored, summary.id)
                 continue
             if len(read) == EMBED_BATCH:
                 _store_threads(game, read, stored, report)
                 read = []
-    except BggError as exc:
-        _store_threads(game, read, stored, report)
-        if isinstance(exc, BggAuthError):
-            raise
-        log.warning("BGG forum sync of %s stopped: %s", game.slug, exc)
-        report.error = str(exc)
-        return report
+    except BggError:
+        _store_threads(game, read, stored, report)  # what was read stays
+        raise
     _store_threads(game, read, stored, report)
-    return report
+
+
+def _recheck_unlisted(game: Game, client: BggClient, stored: dict, listed: set, report: ForumSyncReport) -> None:
+    """Ask BGG again for a few stored threads the listing does not show, least recently
+    checked first: a deleted thread is never listed again, and would otherwise stay for ever
+    (one that is only less active than the listed ones stays)."""
+    unlisted = sorted((c for thread_id, c in stored.items() if thread_id is not None and thread_id not in listed),
+                      key=lambda chunk: chunk.payload.get("bgg_checked_at", ""))
+    for chunk in unlisted[:RECHECK_PER_RUN]:
+        thread_id = chunk.payload["bgg_thread_id"]
+        try:
+            client.thread(thread_id)
+        except BggNotFound:
+            report.deleted += _drop_thread(game, stored, thread_id)
+            continue
+        chunk.payload = {**chunk.payload, "bgg_checked_at": timezone.now().isoformat()}
+        Chunk.objects.filter(pk=chunk.pk).update(payload=chunk.payload)
+
+
+def _drop_thread(game: Game, stored: dict, thread_id: int) -> int:
+    stored.pop(thread_id, None)
+    log.info("%s: BGG thread %s is gone, deleted", game.slug, thread_id)
+    return _delete_chunks(dict(forum_chunks(game).filter(payload__bgg_thread_id=thread_id).values_list("id", "collection")))
+
+
+def _keep_most_recent(game: Game) -> int:
+    """Delete the game's threads past the BGG_FORUM_MAX_THREADS with the latest posts: each run
+    adds the newly active ones, and the oldest would pile up for ever."""
+    rows = list(forum_chunks(game).values_list("id", "collection", "payload"))
+    if len(rows) <= settings.BGG_FORUM_MAX_THREADS:
+        return 0
+    rows.sort(key=lambda row: post_time(row[2].get("bgg_last_post_date", "")), reverse=True)
+    return _delete_chunks({pk: collection for pk, collection, _payload in rows[settings.BGG_FORUM_MAX_THREADS:]})
+
+
+def _delete_chunks(chunks: dict) -> int:
+    """Delete chunks (id → collection) and mark their collections changed, in one transaction."""
+    if not chunks:
+        return 0
+    with transaction.atomic():
+        Chunk.objects.filter(pk__in=chunks).delete()
+        for collection in set(chunks.values()):
+            mark_changed(collection)
+    return len(chunks)
 
 
 def forum_chunks(game: Game):
@@ -182,32 +241,9 @@ def drop_other_forums(game: Game, unrecorded: bool = False) -> int:
         thing = payload.get("bgg_id")
         if game.bgg_id is None or thing not in (None, game.bgg_id) or (thing is None and unrecorded):
             others[pk] = collection
-    if not others:
-        return 0
-    with transaction.atomic():
-        Chunk.objects.filter(pk__in=others).delete()
-        for collection in set(others.values()):
-            mark_changed(collection)
-    log.info("%s: %d forum chunks of another BGG id deleted", game.slug, len(others))
-    return len(others)
-
-
-def _forum_threads(client: BggClient, forum_id: int, max_pages: int):
-    for page in range(1, max_pages + 1):
-        threads = client.forum_threads(forum_id, page)
-        if not threads:
-            return  # BGG answers an empty <threads/> past the last page
-        yield from threads
-
-
-def forum_chunk_text(thread: BggThread) -> str:
-    """The question and its answers, in order, cut at THREAD_MAX_CHARS."""
-    lines = [thread.subject]
-    lines += [f"{article.username} : {article.body}" for article in thread.articles if article.body]
-    text = "\n\n".join(lines)
-    if len(text) > THREAD_MAX_CHARS:
-        text = text[: THREAD_MAX_CHARS - 1].rsplit(" ", 1)[0] + "…"
-    return text
+    if others:
+        log.info("%s: %d forum chunks of another BGG id deleted", game.slug, len(others))
+    return _delete_chunks(others)
 
 
 def forum_chunk_context(game: Game, thread: BggThread) -> str:
@@ -221,30 +257,41 @@ def _store_threads(game: Game, batch: list[tuple[BggThreadSummary, BggThread]], 
         return
     embedder = components.embedder()
     contexts = [forum_chunk_context(game, thread) for _summary, thread in batch]
-    texts = [forum_chunk_text(thread) for _summary, thread in batch]
+    texts = [thread_text(thread, THREAD_MAX_CHARS) for _summary, thread in batch]
     vectors = embedder.embed_passages([f"{c}\n\n{t}" for c, t in zip(contexts, texts)])
     collection = game.base_booklet.collection
     created = 0
     with transaction.atomic():
+        current = _current_chunks(game, [thread.id for _summary, thread in batch])
         for (summary, thread), context, text, vector in zip(batch, contexts, texts, vectors):
-            chunk = stored.get(thread.id) or Chunk(game=game, extension=None, is_forum=True)
+            chunk = current.get(thread.id) or Chunk(game=game, extension=None, is_forum=True)
             created += chunk._state.adding
             chunk.collection = collection
             chunk.ordinal = FORUM_ORDINAL_BASE + thread.id % FORUM_ORDINAL_BASE
             chunk.text, chunk.context = text, context
-            chunk.page_start = chunk.page_end = 0
-            chunk.page_offsets = []
+            chunk.page_start, chunk.page_end, chunk.page_offsets = 0, 0, []
             chunk.hierarchy_path = "Forum BGG > Rules"
             chunk.payload = _payload(game, summary, thread)
-            chunk.dense_vector = vector
-            chunk.embedder = embedder.name
+            chunk.dense_vector, chunk.embedder = vector, embedder.name
             chunk.sparse = sparse.document_vector(f"{context}\n{text}").as_dict()
             chunk.indexed = False
             chunk.save()
-            stored[thread.id] = chunk
+            current[thread.id] = stored[thread.id] = chunk  # a thread twice in a batch (listed on two pages)
         mark_changed(collection)
     report.created += created
     report.updated += len(batch) - created
+
+
+def _current_chunks(game: Game, thread_ids: list[int]) -> dict:
+    """The stored chunks of these threads, under a lock of the game's row (SQLite: the write lock
+    taken at BEGIN IMMEDIATE): two syncs of the game at once write one after the other, the
+    second updating what the first created. A thread stored twice before keeps one chunk."""
+    Game.objects.select_for_update().filter(pk=game.pk).first()
+    current: dict = {}
+    for chunk in forum_chunks(game).filter(payload__bgg_thread_id__in=thread_ids).order_by("created_at"):
+        if current.setdefault(chunk.payload["bgg_thread_id"], chunk) is not chunk:
+            chunk.delete()  # a copy two syncs stored before this lock
+    return current
 
 
 def _payload(game: Game, summary: BggThreadSummary, thread: BggThread) -> dict:
@@ -265,13 +312,13 @@ def _payload(game: Game, summary: BggThreadSummary, thread: BggThread) -> dict:
 def sync_game(game: Game, client: BggClient | None = None, forum: bool = True) -> ForumSyncReport:
     client = client or client_from_settings()
     sync_metadata(game, client)
-    if not forum:
-        return ForumSyncReport(game=game.slug)
-    return sync_forum(game, client)
+    return sync_forum(game, client) if forum else ForumSyncReport(game=game.slug)
 
 
 def sync_all_games() -> list[dict]:
-    """The daily task: metadata and Rules forum of every game with a BGG id."""
+    """The daily task: metadata and Rules forum of every game with a BGG id. A game that fails,
+    whatever the error (BGG, the embedder down), is reported and the others still sync; a
+    refused token stops the run. The run is recorded (`last_run`, health `bgg`) however it ends."""
     if reason := disabled_reason():
         log.info("BGG sync skipped: %s", reason)
         return []
@@ -282,9 +329,12 @@ def sync_all_games() -> list[dict]:
             reports.append(_sync_one(game, client))
     except BggAuthError as exc:
         reports.append(asdict(ForumSyncReport(game="*", error=str(exc))))
+    except Exception as exc:  # not a game's failure: recorded, and django-q2 shows the run failed
+        reports.append(asdict(ForumSyncReport(game="*", error=f"{type(exc).__name__}: {exc}")))
+        raise
     finally:
         client.close()
-    cache.set(LAST_RUN_CACHE_KEY, {"at": timezone.now().isoformat(), "reports": reports}, None)
+        cache.set(LAST_RUN_CACHE_KEY, {"at": timezone.now().isoformat(), "reports": reports}, None)
     return reports
 
 
@@ -293,9 +343,10 @@ def _sync_one(game: Game, client: BggClient) -> dict:
         report = sync_game(game, client)
     except BggAuthError:
         raise  # the token is wrong for every game: stop here
-    except BggError as exc:
-        log.warning("BGG sync of %s failed: %s", game.slug, exc)
-        report = ForumSyncReport(game=game.slug, error=str(exc))
+    except Exception as exc:  # noqa: BLE001 - BGG, or the embedder down: this game fails, not the run
+        bgg = isinstance(exc, BggError)
+        log.warning("BGG sync of %s failed: %s", game.slug, exc, exc_info=not bgg)
+        report = ForumSyncReport(game=game.slug, error=str(exc) if bgg else f"{type(exc).__name__}: {exc}")
     log.info("BGG sync of %s: %s", game.slug, report)
     return asdict(report)
 
@@ -313,20 +364,36 @@ def next_sync_time(now: datetime, hour: int) -> datetime:
     )
 
 
+def at_hour(schedule: Schedule, hour: int) -> bool:
+    return bool(schedule.next_run) and timezone.localtime(schedule.next_run).hour == hour
+
+
+@contextmanager
+def schedules_locked():
+    """One schedule sweep at a time across processes: two workers starting together each read
+    « no schedule yet » and created one (Schedule.name is not unique), so the sync ran twice.
+    PostgreSQL: an advisory lock until the transaction ends; SQLite: the write lock its
+    transactions take when they begin (IMMEDIATE, settings.py)."""
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [SCHEDULES_LOCK_ID])
+        yield
+
+
+def ensure_schedule(name: str, hour: int, now: datetime, **fields) -> Schedule:
+    """The one repeating schedule `name` with these `fields` at `hour` o'clock: kept when it
+    exists, else (re)created for the next such hour; any other copy of the name is deleted."""
+    with schedules_locked():
+        copies = Schedule.objects.filter(name=name).order_by("pk")
+        keep = next((s for s in copies if at_hour(s, hour) and all(getattr(s, k) == v for k, v in fields.items())), None)
+        copies.exclude(pk=keep.pk if keep else None).delete()
+        return keep or Schedule.objects.create(name=name, repeats=-1, next_run=next_sync_time(now, hour), **fields)
+
+
 def ensure_forum_sync_schedule(now: datetime | None = None) -> Schedule | None:
     """Keep the daily schedule in line with the settings (called at start-up)."""
     if disabled_reason():
         Schedule.objects.filter(name=SCHEDULE_NAME).delete()
         return None
-    now = now or timezone.now()
-    existing = Schedule.objects.filter(name=SCHEDULE_NAME).first()
-    if existing and existing.next_run and timezone.localtime(existing.next_run).hour == settings.BGG_FORUM_SYNC_HOUR:
-        return existing
-    Schedule.objects.filter(name=SCHEDULE_NAME).delete()
-    return Schedule.objects.create(
-        name=SCHEDULE_NAME,
-        func=SYNC_TASK,
-        schedule_type=Schedule.DAILY,
-        repeats=-1,
-        next_run=next_sync_time(now, settings.BGG_FORUM_SYNC_HOUR),
-    )
+    return ensure_schedule(SCHEDULE_NAME, settings.BGG_FORUM_SYNC_HOUR, now or timezone.now(), func=SYNC_TASK, schedule_type=Schedule.DAILY)

@@ -1,20 +1,22 @@
 """One django-q2 schedule per game with meta sources (`meta-sync-<slug>`), daily or weekly
 at META_SYNC_HOUR, only while META_SYNC_ENABLED; kept in line with the settings by the
-start-up sweep (ingest.scheduling.install_schedules), like the BGG forum sync."""
+start-up sweep (ingest.scheduling.install_schedules), like the BGG forum sync, and under the
+same lock (`bgg_sync.ensure_schedule`): workers starting together keep one of each."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
 from django_q.models import Schedule
 
-from .bgg_sync import next_sync_time
+from .bgg_sync import ensure_schedule, schedules_locked
 from .meta_sync import configured_games, parse_targets
 
 SCHEDULE_PREFIX = "meta-sync-"
 TASK = "games.meta_sync.sync_game_task"
+LATE_BY = timedelta(hours=2)  # a run this much past its period is missing (health `meta`)
 
 
 def frequency(slug: str) -> str:
@@ -23,22 +25,21 @@ def frequency(slug: str) -> str:
     return Schedule.WEEKLY if chosen == "weekly" else Schedule.DAILY
 
 
+def overdue_after(slug: str) -> timedelta:
+    """How old the game's last run may be before health says it is missing: its period and 2 h."""
+    return (timedelta(days=7) if frequency(slug) == Schedule.WEEKLY else timedelta(days=1)) + LATE_BY
+
+
 def ensure_meta_sync_schedules(now: datetime | None = None) -> list[Schedule]:
-    games = configured_games() if settings.META_SYNC_ENABLED else []
+    # Only the configured games: a game removed from the settings keeps its documents until
+    # `manage.py sync_meta` deletes them (meta_sync.configured_games), never at a worker start.
+    games = configured_games(leftovers=False) if settings.META_SYNC_ENABLED else []
     wanted = {f"{SCHEDULE_PREFIX}{game.slug}": game for game in games}
-    Schedule.objects.filter(name__startswith=SCHEDULE_PREFIX).exclude(name__in=wanted).delete()
     now = now or timezone.now()
-    schedules = []
-    for name, game in wanted.items():
-        kind = frequency(game.slug)
-        existing = Schedule.objects.filter(name=name).first()
-        if (existing and existing.schedule_type == kind and existing.next_run
-                and timezone.localtime(existing.next_run).hour == settings.META_SYNC_HOUR):
-            schedules.append(existing)
-            continue
-        Schedule.objects.filter(name=name).delete()
-        schedules.append(Schedule.objects.create(
-            name=name, func=TASK, args=repr(game.slug), schedule_type=kind, repeats=-1,
-            next_run=next_sync_time(now, settings.META_SYNC_HOUR),
-        ))
-    return schedules
+    with schedules_locked():
+        Schedule.objects.filter(name__startswith=SCHEDULE_PREFIX).exclude(name__in=wanted).delete()
+        return [
+            ensure_schedule(name, settings.META_SYNC_HOUR, now, func=TASK, args=repr(game.slug),
+                            schedule_type=frequency(game.slug))
+            for name, game in wanted.items()
+        ]

@@ -244,7 +244,7 @@ _sweeping = threading.local()
 def install_schedules(proc_name: str = "", **_signal_kwargs) -> None:
     """Start-up sweep (after `migrate`, and when a django-q2 worker spawns): re-arm the
     scheduled ingests and keep the daily BGG forum sync in line with the settings."""
-    from games.bgg_sync import ensure_forum_sync_schedule
+    from games.bgg_sync import ensure_forum_sync_schedule, schedules_locked
     from games.meta_schedule import ensure_meta_sync_schedules
 
     # django-q2's sync mode (Q_SYNC, tests) runs every task through a worker in the calling
@@ -254,7 +254,10 @@ def install_schedules(proc_name: str = "", **_signal_kwargs) -> None:
         return
     _sweeping.active = True
     try:
-        restore_scheduled()
+        # Every worker sweeps when it starts: one at a time across processes, or two would each
+        # re-arm a job (the BGG and meta schedules take the same lock themselves).
+        with schedules_locked():
+            restore_scheduled()
         ensure_forum_sync_schedule()
         ensure_meta_sync_schedules()
         start_due_now()

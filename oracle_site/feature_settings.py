@@ -85,12 +85,18 @@ if not 0 <= BGG_FORUM_SYNC_HOUR <= 23:
     raise ImproperlyConfigured(f"BGG_FORUM_SYNC_HOUR must be between 0 and 23, got {BGG_FORUM_SYNC_HOUR}")
 BGG_BASE_URL = env_str("BGG_BASE_URL", "https://boardgamegeek.com/xmlapi2/")
 BGG_MIN_INTERVAL_S = env_float("BGG_MIN_INTERVAL_S", 5.0)  # between two BGG calls
+# Forum threads kept per game, the most recently active (a run adds up to ~150): bounds the rows and the index.
+BGG_FORUM_MAX_THREADS = env_int("BGG_FORUM_MAX_THREADS", 1000)
+if BGG_FORUM_MAX_THREADS < 1:
+    raise ImproperlyConfigured(f"BGG_FORUM_MAX_THREADS must be at least 1, got {BGG_FORUM_MAX_THREADS}")
 # Meta sources (docs/scheduling.md, « Meta »): "game=item,item;game=…"
 META_SYNC_ENABLED = env_bool("META_SYNC_ENABLED", False)  # the schedules; `manage.py sync_meta` works anyway
 META_SYNC_MTGTOP8 = env_str("META_SYNC_MTGTOP8")  # e.g. "magic=modern,legacy"
 META_SYNC_17LANDS = env_str("META_SYNC_17LANDS")  # e.g. "magic=LTR,MKM:QuickDraft"
 META_SYNC_FREQUENCY = env_str("META_SYNC_FREQUENCY")  # e.g. "magic=weekly"; daily otherwise
-META_SYNC_HOUR = env_int("META_SYNC_HOUR", 4)  # local hour (TIME_ZONE)
+META_SYNC_HOUR = env_int("META_SYNC_HOUR", 4)  # local hour (TIME_ZONE), 0-23
+if not 0 <= META_SYNC_HOUR <= 23:
+    raise ImproperlyConfigured(f"META_SYNC_HOUR must be between 0 and 23, got {META_SYNC_HOUR}")
 META_EVENTS_PER_FORMAT = env_int("META_EVENTS_PER_FORMAT", 3)
 META_DECKS_PER_EVENT = env_int("META_DECKS_PER_EVENT", 8)
 META_MIN_INTERVAL_S = env_float("META_MIN_INTERVAL_S", 3.0)  # between two requests to one site

@@ -2,9 +2,11 @@
 
 import time
 from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 
 from runtime import components
 
@@ -102,8 +104,12 @@ def check_llm() -> Check:
     return Check(status=report.status, backend=backend.name, detail=report.detail)
 
 
+BGG_OVERDUE_AFTER = timedelta(hours=26)  # a daily run, and 2 h of leeway
+
+
 def check_bgg() -> Check:
-    """Never down for a missing token: BGG is optional, the detail says why sync is off."""
+    """Never down for a missing token: BGG is optional, the detail says why sync is off.
+    Degraded when the last run had a failure, or is over a day old (no cluster ran it)."""
     from games import bgg_sync
 
     if reason := bgg_sync.disabled_reason():
@@ -112,10 +118,52 @@ def check_bgg() -> Check:
     hour = f"daily at {settings.BGG_FORUM_SYNC_HOUR:02d}:00"
     if last is None:
         return Check(status="ok", backend="bgg", detail=f"forum sync {hour}; not run yet")
-    failed = [r for r in last["reports"] if r.get("error")]
-    status = "degraded" if failed else "ok"
-    errors = "; ".join(f"{r['game']}: {r['error']}" for r in failed)
-    return Check(status=status, backend="bgg", detail=f"forum sync {hour}; last run {last['at']}. {errors}".strip())
+    problems = [f"{r['game']}: {r['error']}" for r in last["reports"] if r.get("error")]
+    problems += _overdue(last["at"], BGG_OVERDUE_AFTER)
+    status = "degraded" if problems else "ok"
+    return Check(status=status, backend="bgg", detail=f"forum sync {hour}; last run {last['at']}. {'; '.join(problems)}".strip())
+
+
+def check_meta() -> Check:
+    """The meta sources' scheduled syncs (MTGTop8, 17Lands), like `bgg`: disabled when none is
+    configured or the schedules are off, degraded when a game's last run had errors or is
+    older than its period (daily or weekly) and 2 h."""
+    from games import meta_sync
+
+    slugs = meta_sync.configured_slugs()
+    if not slugs:
+        return Check(status="disabled", backend="meta", detail="no meta source configured (META_SYNC_MTGTOP8, META_SYNC_17LANDS)")
+    if not settings.META_SYNC_ENABLED:
+        return Check(status="disabled", backend="meta", detail="schedules off (META_SYNC_ENABLED=false); `manage.py sync_meta` runs on demand")
+    runs = meta_sync.last_runs(slugs)
+    lines, problems = [], []
+    for slug in slugs:
+        line, found = _meta_game(slug, runs.get(slug))
+        lines.append(line)
+        problems += [f"{slug}: {problem}" for problem in found]
+    detail = "; ".join(lines) + (". " + "; ".join(problems) if problems else "")
+    return Check(status="degraded" if problems else "ok", backend="meta", detail=detail)
+
+
+def _meta_game(slug: str, run: dict | None) -> tuple[str, list[str]]:
+    """One game's line of the `meta` detail, and what is wrong with its last run."""
+    from django_q.models import Schedule
+
+    from games import meta_schedule
+
+    period = "weekly" if meta_schedule.frequency(slug) == Schedule.WEEKLY else "daily"
+    when = f"{slug} {period} at {settings.META_SYNC_HOUR:02d}:00"
+    if run is None:
+        return f"{when}: not run yet", []
+    line = f"{when}: last run {run['at']}, {run['decks']} decklists, {run['ratings']} rating sets"
+    return line, run["errors"] + _overdue(run["at"], meta_schedule.overdue_after(slug))
+
+
+def _overdue(at: str, after: timedelta) -> list[str]:
+    """The problem of a last run older than `after`: the schedule did not run (no cluster?)."""
+    if timezone.now() - datetime.fromisoformat(at) <= after:
+        return []
+    return [f"the last run is over {after.total_seconds() / 3600:.0f} h old: is `manage.py qcluster` running?"]
 
 
 def check_lexicon() -> Check:
@@ -140,6 +188,7 @@ CHECKS = {
     "lexicon": check_lexicon,
     "llm": check_llm,
     "bgg": check_bgg,
+    "meta": check_meta,
 }
 
 

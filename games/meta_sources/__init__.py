@@ -2,6 +2,6 @@
 HTTP clients that turn pages and exports into plain records. Plain Python, no Django:
 `games.meta_sync` stores what they return as `meta_<slug>` documents."""
 
-from .http import MetaSourceError, PoliteClient, SiteChanged
+from .http import MetaSourceError, NoData, PoliteClient, SiteChanged
 
-__all__ = ["MetaSourceError", "PoliteClient", "SiteChanged"]
+__all__ = ["MetaSourceError", "NoData", "PoliteClient", "SiteChanged"]

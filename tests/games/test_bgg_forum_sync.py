@@ -176,3 +176,62 @@ def test_a_thread_deleted_since_the_listing_is_skipped(fake_bgg, scythe):
 
     assert (report.error, report.created) == ("", 1)
     assert set(Chunk.objects.filter(is_forum=True).values_list("payload__bgg_thread_id", flat=True)) == {3269876}
+
+
+NOT_FOUND = '<?xml version="1.0" encoding="utf-8"?><error message="Not Found"/>'
+
+
+def forum_threads(game) -> set[int]:
+    return set(Chunk.objects.filter(game=game, is_forum=True).values_list("payload__bgg_thread_id", flat=True))
+
+
+def test_a_stored_thread_bgg_says_is_gone_when_read_again_is_deleted(fake_bgg, scythe):
+    sync(scythe)
+    forum = (XML_DIR / "forum.xml").read_text()
+    fake_bgg.overrides["forum.xml"] = forum.replace("Sun, 05 May 2024 21:44:10", "Mon, 06 May 2024 08:00:00")  # a new post…
+    fake_bgg.overrides["thread-3269876.xml"] = NOT_FOUND  # …then the thread deleted
+
+    report = sync(scythe)
+
+    assert forum_threads(scythe) == {3270001}
+    assert (report.deleted, report.error) == (1, "")
+
+
+def test_a_stored_thread_no_longer_listed_is_asked_again_and_deleted_when_gone(fake_bgg, scythe):
+    sync(scythe)
+    lines = (XML_DIR / "forum.xml").read_text().splitlines()
+    fake_bgg.overrides["forum.xml"] = "\n".join(line for line in lines if 'id="3269876"' not in line)
+    fake_bgg.overrides["thread-3269876.xml"] = NOT_FOUND  # deleted on BGG: never listed again
+
+    report = sync(scythe)
+
+    assert forum_threads(scythe) == {3270001}
+    assert report.deleted == 1
+
+
+def test_a_stored_thread_only_less_active_stays_and_few_are_asked_again_each_run(fake_bgg, scythe, monkeypatch):
+    sync(scythe)
+    older = [ChunkFactory(game=scythe, is_forum=True, payload={"bgg_id": 169786, "bgg_thread_id": 3000000 + n,
+                                                              "bgg_last_post_date": "Mon, 01 Jan 2024 10:00:00 +0000"})
+             for n in range(3)]
+    for chunk in older:  # still on BGG, past the pages the sync reads
+        fake_bgg.overrides[f"thread-{chunk.payload['bgg_thread_id']}.xml"] = (
+            (XML_DIR / "thread-3270001.xml").read_text().replace("3270001", str(chunk.payload["bgg_thread_id"])))
+    monkeypatch.setattr(bgg_sync, "RECHECK_PER_RUN", 2)
+    reads_before = len(fake_bgg.calls("thread"))
+
+    sync(scythe)
+    sync(scythe)
+
+    assert forum_threads(scythe) == {3270001, 3269876} | {c.payload["bgg_thread_id"] for c in older}
+    asked = [int(r.params["id"]) for r in fake_bgg.calls("thread")[reads_before:]]
+    assert len(asked) == 4 and set(asked) == {c.payload["bgg_thread_id"] for c in older}  # 2 a run, least recently asked first
+
+
+def test_a_game_keeps_only_its_most_recently_active_threads(fake_bgg, scythe, settings):
+    settings.BGG_FORUM_MAX_THREADS = 1
+
+    report = sync(scythe)
+
+    assert forum_threads(scythe) == {3270001}  # its last post (8 May) is newer than 3269876's (5 May)
+    assert report.deleted == 1

