@@ -41,3 +41,26 @@ def test_a_token_bgg_refuses_still_stops_the_run_at_once(fake_bgg, settings):
         call_command("sync_bgg", stdout=StringIO(), stderr=StringIO())
 
     assert len(fake_bgg.requests) == 1  # the second game was not tried with the same token
+
+
+def test_a_game_whose_sync_fails_otherwise_is_named_and_the_others_are_synced(fake_bgg, monkeypatch):
+    """The embedder down for one game's threads, as the daily task: named, the others go on."""
+    from games import bgg_sync
+    from rag.embeddings import EmbeddingError
+
+    real = bgg_sync.sync_game
+
+    def sync_game(game, client, **kwargs):
+        if game.slug == "akropolis":
+            raise EmbeddingError("embedding server answered 503 Service Unavailable\nFor more information…")
+        return real(game, client, **kwargs)
+
+    monkeypatch.setattr(bgg_sync, "sync_game", sync_game)
+    GameFactory(name="Akropolis", bgg_id=1)
+    scythe = GameFactory(name="Scythe", bgg_id=169786)
+
+    with pytest.raises(CommandError) as failed:
+        call_command("sync_bgg", stdout=StringIO(), stderr=StringIO())
+
+    assert str(failed.value) == "akropolis: EmbeddingError: embedding server answered 503 Service Unavailable"
+    assert Chunk.objects.filter(game=scythe, is_forum=True).count() == 2

@@ -4,6 +4,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games import bgg_sync
 from games.bgg_client import BggAuthError, BggError
+from games.management.commands.import_cards import first_line
 from games.models import Game
 
 
@@ -36,6 +37,11 @@ class Command(BaseCommand):
                 except BggError as exc:
                     self.stderr.write(f"{one.slug}: {exc}")
                     failed.append(f"{one.slug}: {exc}")
+                    continue
+                except Exception as exc:  # noqa: BLE001 - the embedder down, the database locked: as the daily task
+                    said = f"{one.slug}: {type(exc).__name__}: {first_line(exc)}"
+                    self.stderr.write(said)
+                    failed.append(said)
                     continue
                 self.stdout.write(
                     f"{one.slug}: {report.created} new, {report.updated} updated, "
