@@ -294,4 +294,8 @@ attachCancelButtons(document, (button) => {
   document.getElementById("job-cancelled").hidden = false;
   button.closest(".scheduled-panel")?.remove();
 });
+// The language the job read, as stored: shown with the page, not only once the stream's
+// replay reaches its event (a page reloaded after the job ended showed « done » without it).
+const storedLanguage = readJsonScript("ingest-language");
+if (storedLanguage) showLanguage(storedLanguage);
 listen();

@@ -87,3 +87,22 @@ def test_correcting_before_the_text_was_read_says_why(client, alice):
     client.force_login(alice)
     response = client.post(reverse("oracle-ingest-correct-language", args=[job.pk]), follow=True)
     assert "L'ingestion n'a pas encore lu la langue de ce livret." in html.unescape(response.content.decode())
+
+
+def stored_language_of(page: str):
+    return json.loads(re.search(r'<script id="ingest-language" type="application/json">(.*?)</script>', page, re.S)[1])
+
+
+def test_a_finished_job_opened_afresh_shows_the_language_it_read(client, alice):
+    """The page carries the language event of the job's latest run for its script to show at
+    once: reloaded after the job's end, « Livret prêt » showed without « Langue détectée »."""
+    job = IngestJobFactory(status=IngestJob.Status.DONE)
+    job.emit("language", {"detected": "fr", "detected_label": "français", "declared": "fr", "applied": True, "mismatch": False})
+    client.force_login(alice)
+
+    page = client.get(reverse("oracle-ingest-job", args=[job.pk])).content.decode()
+    assert stored_language_of(page)["detected"] == "fr" and stored_language_of(page)["applied"] is True
+
+    job.emit("retry", {})  # relaunched: the new run has not read its language yet
+    page = client.get(reverse("oracle-ingest-job", args=[job.pk])).content.decode()
+    assert stored_language_of(page) is None
