@@ -2,19 +2,11 @@
 jobs as for 5."""
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from tests.factories import ExtensionFactory, IngestJobFactory
+from tests.support.queries import page_queries
 
 pytestmark = pytest.mark.django_db
-
-
-def queries(client, url: str) -> int:
-    client.get(url)  # the first request fills Django's content-type cache: count the next one
-    with CaptureQueriesContext(connection) as ctx:
-        assert client.get(url).status_code == 200
-    return len(ctx.captured_queries)
 
 
 def add_jobs(n: int) -> None:
@@ -28,8 +20,8 @@ def add_jobs(n: int) -> None:
 def test_the_ingestions_list_reads_as_many_queries_for_30_jobs_as_for_5(client, alice):
     client.force_login(alice)
     add_jobs(5)
-    with_5 = queries(client, "/admin/ingest/ingestjob/")
+    with_5 = page_queries(client, "/admin/ingest/ingestjob/")
 
     add_jobs(25)
 
-    assert queries(client, "/admin/ingest/ingestjob/") == with_5
+    assert page_queries(client, "/admin/ingest/ingestjob/") == with_5

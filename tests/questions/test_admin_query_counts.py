@@ -2,20 +2,12 @@
 and booklets with the rows: as many queries for 30 rows as for 5."""
 
 import pytest
-from django.db import connection
-from django.test.utils import CaptureQueriesContext
 
 from questions.models import ApiToken, Conversation
 from tests.factories import ExtensionFactory, GameFactory, QuestionFactory, UserFactory
+from tests.support.queries import page_queries
 
 pytestmark = pytest.mark.django_db
-
-
-def queries(client, url: str) -> int:
-    client.get(url)  # the first request fills Django's content-type cache: count the next one
-    with CaptureQueriesContext(connection) as ctx:
-        assert client.get(url).status_code == 200
-    return len(ctx.captured_queries)
 
 
 def add_conversations(n: int) -> None:
@@ -48,8 +40,8 @@ def test_a_staff_page_reads_as_many_queries_for_30_rows_as_for_5(client, alice, 
     url = url.format(question=question.pk, conversation=conversation.pk)
     client.force_login(alice)
     add_rows(5)
-    with_5 = queries(client, url)
+    with_5 = page_queries(client, url)
 
     add_rows(25)
 
-    assert queries(client, url) == with_5
+    assert page_queries(client, url) == with_5
