@@ -49,14 +49,20 @@ def ask_phase1(*, game: Game, question: str, mentioned_cards=(), sticky_cards=()
         prompt = phase1_user_prompt(question, found.chunks, game_name=game.name, mentioned=[n for n in names if n],
                                     history=list(history))
         parts: list[str] = []
+        lang = wording.reader(translation.get_language())
         try:
-            return _stream(llm, prompt, emit, parts)
+            answer = _stream(llm, prompt, emit, parts)
+            if answer.strip():
+                return answer
+            log.warning("phase 1 deck answer by LLM was empty")  # said, then the quoted passages answer
+            note = wording.text("llm_empty", lang) + "\n\n"
+            shown = answer
         except LLMError as exc:  # what was streamed stays, the failure is said, the quoted passages answer
             log.warning("phase 1 deck answer by LLM failed: %s", exc)
             shown = "".join(parts)
-            note = wording.llm_failure(exc, wording.reader(translation.get_language()), after_text=bool(shown))
-            emit("token", {"text": note})
-            shown += note
+            note = wording.llm_failure(exc, lang, after_text=bool(shown))
+        emit("token", {"text": note})
+        shown += note
     text = phase1_offline_answer(question, found.chunks, game_name=game.name, best_score=found.best_score,
                                  min_score=settings.ASK_MIN_SCORE, embedder=embedder)
     emit("token", {"text": text})

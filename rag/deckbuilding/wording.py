@@ -41,6 +41,7 @@ TEXTS = {
     "llm_quota": {"fr": QUOTA_MESSAGE, "en": "The language model's quota is reached (back around {reset})."},
     "llm_timeout": {"fr": "Le modèle de langage n'a pas répondu à temps.", "en": "The language model did not answer in time."},
     "llm_failed": {"fr": "Le modèle de langage n'a pas pu répondre.", "en": "The language model could not answer."},
+    "llm_empty": {"fr": "Le modèle de langage a rendu une réponse vide.", "en": "The language model returned an empty answer."},
     "runes": {"fr": "{count} runes", "en": "{count} runes"},
     "battlefields": {"fr": "{count} champs de bataille", "en": "{count} battlefields"},
 }  # fmt: skip

@@ -162,6 +162,19 @@ def test_an_llm_failing_before_any_text_says_why_first_in_the_readers_language(a
     assert answer.startswith(f"The language model's quota is reached (back around 17:00).\n\n{OFFLINE_START}")
 
 
+def test_an_empty_llm_answer_says_so_then_quotes_the_rules(ark_nova):
+    class Silent(FailingMidway):
+        def stream(self, *args, **kwargs):
+            yield ""  # a model that answered nothing
+    tokens = []
+
+    answer = ask_phase1(game=ark_nova, question=QUESTION, emit=lambda event, data: tokens.append(data["text"]),
+                        llm=Silent(None))
+
+    assert answer == "".join(tokens)
+    assert answer.startswith(f"Le modèle de langage a rendu une réponse vide.\n\n{OFFLINE_START}")
+
+
 @pytest.mark.parametrize("failure", FAILURES)
 def test_the_ask_flow_stores_the_answer_the_player_saw_when_the_llm_fails_midway(ark_nova, monkeypatch, settings,
                                                                                   failure):  # fmt: skip
