@@ -20,13 +20,18 @@ def booklet_upload_path(instance, filename: str) -> str:
     return f"pdfs/{filename}"
 
 
+def _has_chunks() -> models.Exists:
+    """Whether the game (the outer query's row) has chunks, of any of its booklets."""
+    return models.Exists(Chunk.objects.filter(game=models.OuterRef("pk")))
+
+
 class GameQuerySet(models.QuerySet):
     def with_rules(self):
         """The games with chunks, of any of their booklets. A game whose only ingestion failed
         or was cancelled, or whose first one is still running, has none yet (a job's chunks are
         swapped in at its end, ingest.stages.index). One EXISTS per game rather than a join
         over its chunks made distinct."""
-        return self.filter(models.Exists(Chunk.objects.filter(game=models.OuterRef("pk"))))
+        return self.filter(_has_chunks())
 
     def askable(self):
         """The games players are offered (the home page, the chat): those `with_rules`, and the
@@ -34,7 +39,7 @@ class GameQuerySet(models.QuerySet):
         their booklets is read."""
         cards = models.Exists(Card.objects.filter(game=models.OuterRef("pk")))
         card_catalogue = ~models.Q(card_game="") & cards
-        return self.filter(models.Q(models.Exists(Chunk.objects.filter(game=models.OuterRef("pk")))) | card_catalogue)
+        return self.filter(models.Q(_has_chunks()) | card_catalogue)
 
     def with_askable_booklets(self):
         """Each game with only its booklets that have chunks, as players see them: `extensions`

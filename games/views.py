@@ -54,10 +54,10 @@ def home(request):
 
 
 def booklet_owner(booklet_id: uuid.UUID) -> Game | Extension:
-    """The Game (base booklet) or Extension with this id that has a stored PDF; else 404."""
+    """The Game (base booklet) or Extension with this id whose PDF is stored; else 404."""
     owner = Game.objects.filter(pk=booklet_id).first() or Extension.objects.filter(pk=booklet_id).first()
-    if owner is None or not owner.pdf:
-        raise Http404("No such booklet")
+    if owner is None or not owner.pdf or not owner.pdf.storage.exists(owner.pdf.name):
+        raise Http404("No such booklet, or its PDF is missing")
     return owner
 
 
@@ -66,42 +66,39 @@ def framed(request) -> bool:
     return request.headers.get("Sec-Fetch-Dest") in ("iframe", "frame")
 
 
-def unavailable_in_frame(request, signed_out: bool):
-    """What the chat's viewer pane shows instead of a booklet: a page it may frame. The login
-    page and the site's 404 may not be framed (DENY), and the pane would show the browser's
-    « refused to connect »."""
-    context = {"signed_out": signed_out, "login_url": f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.get_full_path()})}"}
-    return render(request, "games/viewer_unavailable.html", context, status=403 if signed_out else 404)
+def unavailable(request, *, signed_out: bool):
+    """No booklet to show. In the chat's viewer pane, a page it may frame that says why: the
+    login page and the site's 404 may not be framed (DENY), and the pane would show the
+    browser's « refused to connect ». Elsewhere, the login page or the 404."""
+    if framed(request):
+        login_url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': request.get_full_path()})}"
+        context = {"signed_out": signed_out, "login_url": login_url}
+        return render(request, "games/viewer_unavailable.html", context, status=403 if signed_out else 404)
+    if signed_out:
+        return redirect_to_login(request.get_full_path())
+    raise Http404("No such booklet, or its PDF is missing")
 
 
 @xframe_options_sameorigin  # the chat shows the viewer (and its PDF fallback) in an iframe
 def booklet_pdf(request, booklet_id: uuid.UUID):
     if not may_read(request):
-        return unavailable_in_frame(request, signed_out=True) if framed(request) else redirect_to_login(request.get_full_path())
+        return unavailable(request, signed_out=True)
     try:
         owner = booklet_owner(booklet_id)
         handle = owner.pdf.open("rb")
     except (Http404, FileNotFoundError):
-        if framed(request):
-            return unavailable_in_frame(request, signed_out=False)
-        raise Http404("No such booklet, or its PDF is missing") from None
+        return unavailable(request, signed_out=False)
     return FileResponse(handle, content_type="application/pdf", filename=f"{owner.slug}.pdf")
 
 
 @xframe_options_sameorigin
 def booklet_viewer(request, booklet_id: uuid.UUID):
-    """The viewer page, framed by the chat (a signed-out player, a booklet withdrawn since the
-    answer: a framable page that says so)."""
     if not may_read(request):
-        return unavailable_in_frame(request, signed_out=True) if framed(request) else redirect_to_login(request.get_full_path())
+        return unavailable(request, signed_out=True)
     try:
         owner = booklet_owner(booklet_id)
     except Http404:
-        if framed(request):
-            return unavailable_in_frame(request, signed_out=False)
-        raise
-    if not owner.pdf.storage.exists(owner.pdf.name):
-        return unavailable_in_frame(request, signed_out=False)
+        return unavailable(request, signed_out=False)
     name = owner.name if isinstance(owner, Extension) else (owner.booklet_name or owner.name)
     return render(request, "games/viewer.html", {"booklet_id": booklet_id, "booklet_name": name})
 

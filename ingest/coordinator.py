@@ -208,7 +208,7 @@ class Pipeline:
     def chunk(self, pages: list[read.Page]) -> list[chunk.ChunkDraft]:
         with self.reporter.act_scope("chunk", len(pages)):
             # before anything reads the text: a lost ligature is a NUL, which PostgreSQL refuses
-            words = hierarchy.word_lists() | hierarchy.booklet_words(pages)
+            words = lambda: hierarchy.word_lists() | hierarchy.booklet_words(pages)  # noqa: E731
             self.stats["lost_glyphs_repaired"] = lost_glyphs.repair_pages(pages, words)
             self.stats["page_numbers_dropped"] = read.drop_page_numbers(pages)
             if settings.INGEST_DROP_RUNNING_LINES:  # off by default: docs/ingestion.md

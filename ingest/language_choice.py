@@ -134,10 +134,16 @@ def set_owner_language(booklet: Booklet, code: str) -> None:
     owner.language = code
 
 
+def language_read(job) -> dict | None:
+    """The `language` event of the job's latest run (none after a `retry` until it reads
+    again): what the job page shows, and what « Corriger la langue » sets."""
+    latest = job.events.filter(event__in=("language", "retry")).order_by("-pk").values_list("event", "data").first()
+    return latest[1] if latest and latest[0] == "language" else None
+
+
 def detected_language(job) -> str | None:
-    """The language the job's ingestion read in the text (stored with its `language` event)."""
-    event = job.events.filter(event="language").order_by("-pk").first()
-    return (event.data.get("detected") or None) if event else None
+    """The language the job's latest run read in the text."""
+    return (language_read(job) or {}).get("detected") or None
 
 
 def correct_language(job) -> str:

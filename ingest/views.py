@@ -56,16 +56,10 @@ def ingest_job(request, job_id: uuid.UUID):
         "pages": booklet.owner.pdf_pages or 0,
         "booklet_language": booklet.language,
         "language_names": {code: str(name) for code, name in language_choice.NAMES.items()},
-        "language_event": stored_language(job),
+        "language_event": language_choice.language_read(job),  # shown at once, as the acts are
     }
     return render(request, "ingest/job.html", context)
 
-
-def stored_language(job: IngestJob) -> dict | None:
-    """The `language` event of the job's latest run (none after a `retry` until it reads
-    again): the page shows it at once, as it shows the acts (`act_rows`)."""
-    latest = job.events.filter(event__in=("language", "retry")).order_by("-pk").values_list("event", "data").first()
-    return latest[1] if latest and latest[0] == "language" else None
 
 
 def start_time(when) -> str:

@@ -172,12 +172,11 @@ async def stored_by_another_process(user, conversation_id) -> None:
     row is there or that process's save has ended (failed: the look-up's 404), at most
     ASK_FOLLOW_UP_WAIT_S (then 409), looking every STORED_ELSEWHERE_POLL_S."""
     mark = background.owner_mark(user.pk if user is not None else None)
-    if await executors.setup_async(background.stored_elsewhere)(conversation_id) != mark:
-        return
     deadline = time.monotonic() + settings.ASK_FOLLOW_UP_WAIT_S
     exists = Conversation.objects.filter(pk=conversation_id).exists
-    while not await executors.setup_async(exists)():
-        if await executors.setup_async(background.stored_elsewhere)(conversation_id) is None:
+    # the mark first: a follow-up of a conversation nobody is storing (nearly all) reads nothing more
+    while await executors.setup_async(background.stored_elsewhere)(conversation_id) == mark:
+        if await executors.setup_async(exists)():
             return
         if time.monotonic() >= deadline:
             raise NotReady(_("La conversation est encore en cours d'enregistrement : réessayez dans un instant."))

@@ -41,10 +41,7 @@ def lower_flag(key: str) -> None:
 
 
 def flag_is_up(key: str) -> bool:
-    try:
-        return bool(cache.get(key))
-    except Exception:
-        return False
+    return bool(flag_value(key))
 
 
 def flag_value(key: str) -> object | None:

@@ -35,6 +35,7 @@ def _start_time(pid: int) -> str:
     return fields[19] if len(fields) > 19 else ""
 
 
+@cache  # one boot and one namespace for the process's life: read once, not per flag judged
 def _machine() -> str:
     """This boot of this machine, and this PID namespace (containers on one kernel share the
     boot, not the namespace)."""

@@ -12,6 +12,7 @@ control characters carry nothing a reader sees: they go.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection
 from itertools import product
 
 from .read import Page
@@ -23,23 +24,25 @@ CONTROL_RE = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]")
 WORD_WITH_LOST_RE = re.compile(rf"[^\W_]*{LOST}[^\W_{LOST}]*(?:{LOST}[^\W_{LOST}]*)*")
 
 
-def repair_pages(pages: list[Page], words: frozenset[str] | set[str]) -> int:
-    """Repair every paragraph in place; returns how many lost glyphs were given a ligature."""
-    repaired = 0
-    for page in pages:
-        for paragraph in page.paragraphs:
-            if LOST in paragraph.text or CONTROL_RE.search(paragraph.text):
-                repaired += paragraph.text.count(LOST)
-                paragraph.text = repair_text(paragraph.text, words)
-    return repaired
+def repair_pages(pages: list[Page], known_words: Callable[[], Collection[str]]) -> int:
+    """Repair every paragraph in place; returns how many lost glyphs were given a ligature.
+    `known_words` is called only when a paragraph needs it (most booklets lose nothing)."""
+    damaged = [p for page in pages for p in page.paragraphs if LOST in p.text or CONTROL_RE.search(p.text)]
+    if not damaged:
+        return 0
+    lost = sum(p.text.count(LOST) for p in damaged)
+    words = known_words()
+    for paragraph in damaged:
+        paragraph.text = repair_text(paragraph.text, words)
+    return lost
 
 
-def repair_text(text: str, words: frozenset[str] | set[str]) -> str:
+def repair_text(text: str, words: Collection[str]) -> str:
     text = WORD_WITH_LOST_RE.sub(lambda match: spelled(match.group(0), words), text)
     return CONTROL_RE.sub("", text.replace(LOST, ""))
 
 
-def spelled(word: str, words: frozenset[str] | set[str]) -> str:
+def spelled(word: str, words: Collection[str]) -> str:
     """The word with its lost glyphs given the ligatures that make a known word."""
     parts = word.split(LOST)
     if len(parts) - 1 > MAX_LOST_IN_A_WORD:

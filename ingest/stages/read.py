@@ -73,8 +73,9 @@ def read_pages(pdf_path: str | Path) -> Iterator[Page]:
     """Yield the pages of a PDF one by one (never the whole document in memory)."""
     for number, layout in enumerate(extract_pages(str(pdf_path), laparams=LAPARAMS), start=1):
         items = [item for item in layout if isinstance(item, LTTextBox)]
-        sideways = sideways_lines([line for item in items for line in item if isinstance(line, LTTextLine)])
-        lines = [line for item in items for line in item if isinstance(line, LTTextLine) and id(line) not in sideways]
+        every_line = [line for item in items for line in item if isinstance(line, LTTextLine)]
+        sideways = sideways_lines(every_line)
+        lines = [line for line in every_line if id(line) not in sideways]
         found = tables.find_tables(lines, layout.height) if tables.enabled() else []
         taken = {line for table in found for line in table.lines} | sideways
         prefixes = rule_number_column(lines, taken)

@@ -133,9 +133,9 @@ def _announce_storing(question_id) -> str | None:
     pending = storing(question.conversation_id) if question is not None else None
     if pending is None:
         return None
-    flags.raise_flag(storing_key(pending.conversation.pk), settings.ASK_FOLLOW_UP_WAIT_S + 5,
-                     owner_mark(pending.conversation.user_id))  # fmt: skip
-    return storing_key(pending.conversation.pk)
+    key = storing_key(pending.conversation.pk)
+    flags.raise_flag(key, settings.ASK_FOLLOW_UP_WAIT_S + 5, owner_mark(pending.conversation.user_id))
+    return key
 
 
 def stored_elsewhere(conversation_id) -> str | None:

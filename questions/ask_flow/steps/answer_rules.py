@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from functools import partial
 
 from django.conf import settings
 from django.utils import timezone, translation
@@ -26,11 +25,10 @@ from rag.cards import mention_blocks, wrap_card_names
 from rag.llm.base import (
     AnswerStopped, ClaudeQuotaError, LLMConfigError, LLMError, LLMNotSignedIn, LLMTimeout, LLMUnreachable,
 )
-from rag.llm.cancel import stream_in_background
 from rag.retrieve import RetrievedChunk
 
-from ..answering import CHECK_EVERY_S
 from ..context import Answer, AskContext, Emit, Found, Resolved, search_text
+from ..stop import StoppableLLM
 
 log = logging.getLogger(__name__)
 
@@ -82,15 +80,15 @@ def _llm_answer(brief: Brief) -> Answer:
         question.text, brief.chunks, game_name=ctx.game.name, bgg_metadata=ctx.game.bgg_metadata, history=question.history,
         image=image, cards_block=mention_blocks(brief.resolved.fresh_cards, brief.resolved.sticky_cards),
     )  # fmt: skip
-    if ctx.answering.stopped():  # pressed while the passages were searched: no paid call starts
-        return Answer("", stopped=True)
     parts: list[str] = []
-    start = partial(
-        llm.stream, prompts.SYSTEM_PROMPT, prompt, model=settings.ASK_ANSWER_MODEL,
+    # StoppableLLM: no paid call starts once stopped while the passages were searched, and a stop
+    # ends the call within CHECK_EVERY_S even while the model is silent
+    deltas = StoppableLLM(llm, ctx.answering).stream(
+        prompts.SYSTEM_PROMPT, prompt, model=settings.ASK_ANSWER_MODEL,
         timeout=settings.ASK_ANSWER_TIMEOUT_S, images=[image.path] if image else [],
     )  # fmt: skip
     try:
-        for delta in stream_in_background(start, stopped=ctx.answering.stopped, poll_s=CHECK_EVERY_S):
+        for delta in deltas:
             if delta:
                 parts.append(delta)
                 ctx.emit("token", {"text": delta})
