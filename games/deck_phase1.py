@@ -12,6 +12,7 @@ from django.utils import translation
 from runtime import components
 from rag.deckbuilding import wording
 from rag.deckbuilding.phase1 import PHASE1_SYSTEM_PROMPT, phase1_offline_answer, phase1_user_prompt
+from rag.llm import failure_words
 from rag.llm.base import LLMError
 from rag.retrieve import BookletRef, retrieve
 
@@ -55,7 +56,7 @@ def ask_phase1(*, game: Game, question: str, mentioned_cards=(), sticky_cards=()
             if answer.strip():
                 return answer
             log.warning("phase 1 deck answer by LLM was empty")  # said, then the quoted passages answer
-            note = wording.text("llm_empty", lang) + "\n\n"
+            note = failure_words.sentence("empty", lang) + "\n\n"
             shown = answer
         except LLMError as exc:  # what was streamed stays, the failure is said, the quoted passages answer
             log.warning("phase 1 deck answer by LLM failed: %s", exc)

@@ -20,31 +20,35 @@ def booklet_upload_path(instance, filename: str) -> str:
     return f"pdfs/{filename}"
 
 
-def _has_chunks() -> models.Exists:
-    """Whether the game (the outer query's row) has chunks, of any of its booklets."""
+def _has_chunks() -> models.Exists:  # of any of its booklets: one EXISTS, not a join made distinct
     return models.Exists(Chunk.objects.filter(game=models.OuterRef("pk")))
+
+
+def _askable() -> models.Q:  # it has rules, or it is a card game with a catalogue
+    cards = models.Exists(Card.objects.filter(game=models.OuterRef("pk")))
+    return models.Q(_has_chunks()) | (~models.Q(card_game="") & models.Q(cards))
 
 
 class GameQuerySet(models.QuerySet):
     def with_rules(self):
         """The games with chunks, of any of their booklets. A game whose only ingestion failed
         or was cancelled, or whose first one is still running, has none yet (a job's chunks are
-        swapped in at its end, ingest.stages.index). One EXISTS per game rather than a join
-        over its chunks made distinct."""
+        swapped in at its end, ingest.stages.index)."""
         return self.filter(_has_chunks())
 
     def askable(self):
         """The games players are offered (the home page, the chat): those `with_rules`, and the
         card games with a catalogue, whose cards and decks may be asked about before any of
         their booklets is read."""
-        cards = models.Exists(Card.objects.filter(game=models.OuterRef("pk")))
-        card_catalogue = ~models.Q(card_game="") & cards
-        return self.filter(models.Q(_has_chunks()) | card_catalogue)
+        return self.filter(_askable())
+
+    def with_askable_flag(self):
+        """Each game with `is_askable`: whether `askable` would keep it (the ask API's lookup)."""
+        return self.annotate(is_askable=models.ExpressionWrapper(_askable(), output_field=models.BooleanField()))
 
     def with_askable_booklets(self):
         """Each game with only its booklets that have chunks, as players see them: `extensions`
-        holds the extensions that have, and `base_has_rules` says whether its base booklet has.
-        The admin and the ingestion pages show every booklet, rules or not."""
+        holds the extensions that have, `base_has_rules` says whether its base booklet has."""
         own_chunks = Chunk.objects.filter(extension=models.OuterRef("pk"))
         extensions = Extension.objects.filter(models.Exists(own_chunks))
         base_chunks = Chunk.objects.filter(game=models.OuterRef("pk"), extension__isnull=True)
@@ -105,6 +109,11 @@ class Game(models.Model):
 
     def booklets(self) -> list["Booklet"]:
         return [self.base_booklet] + [ext.booklet for ext in self.extensions.all()]
+
+    def has_something_to_ask(self) -> bool:
+        """`GameQuerySet.askable`'s answer: the `is_askable` its lookup set, else the database's."""
+        flag = self.__dict__.get("is_askable")
+        return Game.objects.askable().filter(pk=self.pk).exists() if flag is None else flag
 
 
 class Extension(models.Model):

@@ -97,7 +97,7 @@ class PendingOut(Schema):
 
 def find_game(game_id):
     """The game, or None; remembered for ASK_LOOKUP_CACHE_S."""
-    return lookups.games.load(game_id, lambda: Game.objects.filter(pk=game_id).first())
+    return lookups.games.load(game_id, lambda: Game.objects.with_askable_flag().filter(pk=game_id).first())
 
 
 # The question is checked by questions.services in the setup pool before the response starts

@@ -181,6 +181,8 @@ def prepare_question(
     check_rate(asker)
     if game is None:  # the id named no game: refused after the rate limits, as any bad input
         raise Invalid("gameId", _("jeu inconnu"))
+    if not game.has_something_to_ask():  # the chat offers no such game; the API is told why
+        raise NotReady(_("Aucun livret de ce jeu n'a encore été lu : il n'y a pas de règles où chercher la réponse."))
     if conversation_id is not None:
         conversation = own_conversation(asker, conversation_id)
         if conversation.game_id != game.pk:

@@ -217,7 +217,7 @@ def ask(request, slug: str):
     question), answered in the background; returns its turn, which listens to the answer's
     events, and pushes the conversation's URL (the first question's: it started it)."""
     check_may_ask(Asker.of(request))
-    game = get_object_or_404(Game.objects.with_askable_booklets(), slug=slug)  # the booklets the page offered
+    game = get_object_or_404(Game.objects.with_askable_booklets().with_askable_flag(), slug=slug)  # the booklets the page offered
     conversation_id = _conversation_id(request.POST.get("conversation", ""))
     asked = ask_question(
         Asker.of(request), game=game, text=request.POST.get("question", ""), conversation_id=conversation_id,

@@ -88,7 +88,6 @@ def no_answer(words_in: str | None = None) -> str:
     return NO_ANSWER_EN if words_in == "en" else NO_ANSWER
 
 
-QUOTA_MESSAGE = "Le quota du modèle de langage est atteint (reprise vers {reset})."
 EXTRACTIVE_FALLBACK_INTRO = "Réponse extractive, tirée directement des livrets :"
 
 

@@ -7,9 +7,8 @@ language (games.deck_requests)."""
 
 from __future__ import annotations
 
-from rag import language
-from rag.llm.base import ClaudeQuotaError, LLMTimeout
-from rag.prompts import QUOTA_MESSAGE
+from rag.llm import failure_words
+from rag.llm.base import ClaudeQuotaError
 
 TEXTS = {
     "section_size": {"fr": "{label} : {count} cartes au lieu de {wanted}.", "en": "{label}: {count} cards instead of {wanted}."},
@@ -37,11 +36,6 @@ TEXTS = {
     "anchors_note": {"fr": "Cartes obligatoires incluses : {cards}.", "en": "Mandatory cards included: {cards}."},
     "inspiration_note": {"fr": "Inspiration : {decks}.", "en": "Inspiration: {decks}."},
     "retry": {"fr": "\n\n---\n*Liste invalide, l'Oracle la corrige…*\n\n", "en": "\n\n---\n*Invalid list, the Oracle corrects it…*\n\n"},
-    # what the rules answer says of a failed LLM (questions/ask_flow/steps/answer_rules.py: `llm_failed`, the quota)
-    "llm_quota": {"fr": QUOTA_MESSAGE, "en": "The language model's quota is reached (back around {reset})."},
-    "llm_timeout": {"fr": "Le modèle de langage n'a pas répondu à temps.", "en": "The language model did not answer in time."},
-    "llm_failed": {"fr": "Le modèle de langage n'a pas pu répondre.", "en": "The language model could not answer."},
-    "llm_empty": {"fr": "Le modèle de langage a rendu une réponse vide.", "en": "The language model returned an empty answer."},
     "runes": {"fr": "{count} runes", "en": "{count} runes"},
     "battlefields": {"fr": "{count} champs de bataille", "en": "{count} battlefields"},
 }  # fmt: skip
@@ -59,9 +53,7 @@ COLORS = {
 }
 
 
-def reader(lang: str | None) -> str:
-    """"en" for an English reader ("en", "en-GB"…), "fr" otherwise (the site's first language)."""
-    return "en" if language.normalise(lang) == language.ENGLISH else "fr"
+reader = failure_words.reader  # "en" for an English reader ("en", "en-GB"…), else "fr"
 
 
 def text(key: str, lang: str = "fr", **params) -> str:
@@ -81,12 +73,9 @@ def color(code: str, lang: str = "fr") -> str:
 def llm_failure(error: Exception, lang: str = "fr", *, after_text: bool = False) -> str:
     """The note streamed when the LLM fails while writing a deck answer, just before the offline
     answer: after the text it had streamed (`after_text`: that text stays), a rule that closes
-    it; then, as the rules answer says it, the quota and the time it resumes (in the site's time
-    zone: Django sets the process's to TIME_ZONE), or that the model did not answer in time, or
-    could not answer. Never the error's own text (English, a CLI's output): the caller logs it."""
-    if isinstance(error, ClaudeQuotaError):
-        reset = error.reset_at.astimezone().strftime("%H:%M") if error.reset_at else "?"
-        note = text("llm_quota", lang, reset=reset)
-    else:
-        note = text("llm_timeout" if isinstance(error, LLMTimeout) else "llm_failed", lang)
+    it; then the rules answer's sentence for that failure (rag.llm.failure_words), a quota's
+    resume time in the site's time zone (Django sets the process's to TIME_ZONE). Never the
+    error's own text (English, a CLI's output): the caller logs it."""
+    at = error.reset_at if isinstance(error, ClaudeQuotaError) else None
+    note = failure_words.failure(error, lang, reset=at.astimezone().strftime("%H:%M") if at else "?")
     return ("\n\n---\n" if after_text else "") + note + "\n\n"

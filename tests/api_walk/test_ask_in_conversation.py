@@ -88,7 +88,7 @@ def test_only_the_owner_asks_within_a_conversation_and_only_about_its_game(live_
         assert status == 404 and "detail" in error  # staff read it, never ask in it
     assert httpx.post(f"{live_daphne}/api/ask/stream", json=body, timeout=10).status_code == 401
 
-    other_game = GameFactory(name="Azul")
+    other_game = GameFactory(name="Azul", rules=True)
     status, [error] = ask(live_daphne, bearer(bob), {**body, "gameId": str(other_game.pk)})
     assert status == 422 and "detail" in error
     assert not Question.objects.exists()

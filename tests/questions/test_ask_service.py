@@ -32,7 +32,7 @@ def started(monkeypatch):
 
 
 def answered_turn(user, game=None):
-    game = game or GameFactory()
+    game = game or GameFactory(rules=True)
     conversation = start_conversation(user=user, game=game)
     question = create_question(game=game, text="Combien de cartes ?", user=user, conversation=conversation)
     question.mark_done(answer="Sept [Heat, p.2].", intent="rules", best_score=0.9, diagnostics={})

@@ -4,6 +4,7 @@ import uuid
 
 import pytest
 
+from games.models import Card, Game
 from questions.models import Question
 from tests.factories import ExtensionFactory, GameFactory
 
@@ -12,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def game():
-    return GameFactory()
+    return GameFactory(rules=True)
 
 
 def post(client, body):
@@ -27,6 +28,27 @@ def failing_fields(response) -> set[str]:
 def test_unknown_game_is_refused(client, bob):
     client.force_login(bob)
     assert failing_fields(post(client, {"gameId": str(uuid.uuid4()), "question": "Combien ?"})) == {"gameId"}
+
+
+def test_a_game_with_no_rules_read_yet_is_refused_saying_why(client, bob):
+    client.force_login(bob)
+    unread = GameFactory()  # its booklet not read yet (or its only ingestion failed)
+
+    response = post(client, {"gameId": str(unread.pk), "question": "Combien de cartes ?"})
+
+    assert response.status_code == 409, response.content
+    assert "Aucun livret de ce jeu n'a encore été lu" in response.json()["detail"]
+    assert not Question.objects.exists()
+
+
+def test_a_card_game_with_its_cards_may_be_asked_before_any_booklet_is_read(client, bob):
+    client.force_login(bob)
+    magic = GameFactory(card_game=Game.CardGame.MTG)
+    Card.objects.create(game=magic, key="llanowar-elves", name="Llanowar Elves", search_name="llanowar elves")
+
+    response = post(client, {"gameId": str(magic.pk), "question": "Que fait Llanowar Elves ?"})
+
+    assert response.status_code == 200, response.content[:300]  # the stream starts
 
 
 def test_game_id_must_be_a_uuid(client, bob):

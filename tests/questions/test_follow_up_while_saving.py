@@ -77,7 +77,7 @@ def suppress_closed(release) -> None:
 
 
 def test_a_follow_up_sent_while_its_conversation_is_being_stored_waits_for_it(held_save, answering):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     _, key = ApiToken.issue(UserFactory(username="bob"))
     _, meta = ask(key, game, "Qui commence ?")[1:]
     conversation_id = meta["conversationId"]
@@ -94,7 +94,7 @@ def test_a_follow_up_sent_while_its_conversation_is_being_stored_waits_for_it(he
 
 def test_an_anonymous_visitors_follow_up_waits_too_a_players_does_not(held_save, answering, settings):
     settings.ASK_ALLOW_ANONYMOUS = True
-    game = GameFactory()
+    game = GameFactory(rules=True)
     _, key = ApiToken.issue(UserFactory(username="bob"))
     conversation_id = ask(None, game, "Qui commence ?")[2]["conversationId"]
 
@@ -106,7 +106,7 @@ def test_an_anonymous_visitors_follow_up_waits_too_a_players_does_not(held_save,
 
 
 def test_another_asker_naming_it_meanwhile_gets_the_404_at_once(held_save, settings):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     _, key = ApiToken.issue(UserFactory(username="bob"))
     _, eves_key = ApiToken.issue(UserFactory(username="eve"))
     conversation_id = ask(key, game, "Qui commence ?")[2]["conversationId"]
@@ -121,7 +121,7 @@ def test_another_asker_naming_it_meanwhile_gets_the_404_at_once(held_save, setti
 
 def test_a_save_that_outlasts_the_wait_is_a_409_to_try_again(held_save, settings):
     settings.ASK_FOLLOW_UP_WAIT_S = 0.3
-    game = GameFactory()
+    game = GameFactory(rules=True)
     _, key = ApiToken.issue(UserFactory(username="bob"))
     conversation_id = ask(key, game, "Qui commence ?")[2]["conversationId"]
 
@@ -137,7 +137,7 @@ def test_a_save_that_outlasts_the_wait_is_a_409_to_try_again(held_save, settings
 
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's writer lock")
 def test_a_follow_up_waits_while_another_process_holds_the_writer_lock(answering):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     _, key = ApiToken.issue(UserFactory(username="bob"))
     ingest = sqlite3.connect(connection.settings_dict["NAME"], check_same_thread=False)
     ingest.execute("BEGIN IMMEDIATE")  # as an ingest's transaction does: every other writer waits
@@ -158,7 +158,7 @@ def test_with_several_web_processes_a_follow_up_another_process_receives_waits_t
     """Behind a load balancer (REDIS_URL), the follow-up may reach a web process that is not
     storing the conversation: the shared cache tells it who is, and it waits the same way."""
     settings.REDIS_URL = "redis://127.0.0.1:6379/0"  # several web processes: the storing mark is said in the shared cache
-    game = GameFactory()
+    game = GameFactory(rules=True)
     bob = UserFactory(username="bob")
     _, key = ApiToken.issue(bob)
     _, eves_key = ApiToken.issue(UserFactory(username="eve"))

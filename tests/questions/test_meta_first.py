@@ -61,7 +61,7 @@ def first_event(headers, body, cookies=None) -> tuple[str, dict]:
 
 
 def test_meta_leaves_before_the_question_is_stored_and_before_its_answer_starts(bob, held, settings):
-    game = GameFactory()
+    game = GameFactory(rules=True)
     _token, key = ApiToken.issue(bob)
     headers = {"Authorization": f"Bearer {key}"}
 

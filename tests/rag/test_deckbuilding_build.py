@@ -12,7 +12,7 @@ from games.deck_requests import catalog_names
 from rag.cards import fold_name
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck
 from rag.deckbuilding.wording import text
-from rag.llm.base import ClaudeQuotaError, LLMError, LLMTimeout, NoLLM
+from rag.llm.base import ClaudeQuotaError, LLMError, LLMNotSignedIn, LLMTimeout, LLMUnreachable, NoLLM
 from runtime import components
 from tests.card_fixtures import dominaria  # noqa: F401
 
@@ -156,6 +156,10 @@ TIMED_OUT = "Claude CLI did not finish in time (answer cut short)"
 FAILURES = {  # the error, and what the rules answer says of it (questions/ask_flow/steps/answer_rules.py)
     "timeout": (LLMTimeout(TIMED_OUT), "Le modèle de langage n'a pas répondu à temps."),
     "quota": (ClaudeQuotaError(RESET), "Le quota du modèle de langage est atteint (reprise vers 17:00)."),
+    "signed out": (LLMNotSignedIn("Not logged in · Please run /login"),
+                   "Le modèle de langage n'est plus connecté à son compte : un administrateur doit s'y reconnecter."),
+    "unreachable": (LLMUnreachable("ssh: connect to host 10.0.0.5 port 22: Connection refused"),
+                    "Le service du modèle de langage est injoignable pour le moment."),
 }
 HALF_LIST = VALID[: VALID.index("4× [[card:Llanowar Scout]]")]  # cut after a whole line, as a wrapped name stays
 

@@ -85,7 +85,7 @@ def test_a_malformed_history_turn_is_a_422_saying_so(client, bob, history):
 def test_a_well_formed_history_is_accepted(client, bob):
     client.force_login(bob)
 
-    response = ask(client, GameFactory(), history=[{"question": "Combien de cartes ?", "answer": "Deux."}])
+    response = ask(client, GameFactory(rules=True), history=[{"question": "Combien de cartes ?", "answer": "Deux."}])
 
     assert response.status_code == 200, response.content[:300]  # the stream starts
     assert response["Content-Type"].startswith("text/event-stream")

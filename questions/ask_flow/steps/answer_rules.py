@@ -22,9 +22,8 @@ from rag import prompts
 from rag.answer import best_page_image, build_user_prompt
 from rag.extractive import extractive_answer
 from rag.cards import mention_blocks, wrap_card_names
-from rag.llm.base import (
-    AnswerStopped, ClaudeQuotaError, LLMConfigError, LLMError, LLMNotSignedIn, LLMTimeout, LLMUnreachable,
-)
+from rag.llm import failure_words
+from rag.llm.base import AnswerStopped, ClaudeQuotaError, LLMError
 from rag.retrieve import RetrievedChunk
 
 from ..context import Answer, AskContext, Emit, Found, Resolved, search_text
@@ -94,15 +93,12 @@ def _llm_answer(brief: Brief) -> Answer:
                 ctx.emit("token", {"text": delta})
     except AnswerStopped:  # the player pressed « Arrêter », between tokens or while the model was silent
         return Answer("".join(parts), stopped=True)
-    except ClaudeQuotaError as exc:
-        reset = timezone.localtime(exc.reset_at).strftime("%H:%M") if exc.reset_at else "?"
-        return _fallback(brief, parts, gettext("Le quota du modèle de langage est atteint (reprise vers %(reset)s).") % {"reset": reset})
     except LLMError as exc:
         log.warning("answer by LLM failed: %s", exc)
         return _fallback(brief, parts, llm_failed(exc))
     if not "".join(parts).strip():
         log.warning("answer by LLM was empty")
-        return _fallback(brief, parts, gettext("Le modèle de langage a rendu une réponse vide."))
+        return _fallback(brief, parts, failure_words.sentence("empty", reader_language()))
     return Answer("".join(parts))
 
 
@@ -115,18 +111,11 @@ def _fallback(brief: Brief, parts: list[str], message: str) -> Answer:
 
 
 def llm_failed(error: Exception) -> str:
-    """What the player reads when the LLM failed: one sentence by kind of failure. Never the
-    error's own text (English, a CLI's stack trace, an address): that goes to the log, and
-    /api/health shows staff the backend's last configuration error."""
-    if isinstance(error, LLMTimeout):
-        return gettext("Le modèle de langage n'a pas répondu à temps.")
-    if isinstance(error, LLMNotSignedIn):
-        return gettext("Le modèle de langage n'est plus connecté à son compte : un administrateur doit s'y reconnecter.")
-    if isinstance(error, LLMConfigError):
-        return gettext("Le modèle de langage est mal configuré : un administrateur doit vérifier ses réglages.")
-    if isinstance(error, LLMUnreachable):
-        return gettext("Le service du modèle de langage est injoignable pour le moment.")
-    return gettext("Le modèle de langage n'a pas pu répondre.")
+    """What the player reads when the LLM failed, in the interface's language: one sentence by
+    kind of failure (rag.llm.failure_words), a quota's resume time in the site's time zone."""
+    at = error.reset_at if isinstance(error, ClaudeQuotaError) else None
+    reset = timezone.localtime(at).strftime("%H:%M") if at else "?"
+    return failure_words.failure(error, reader_language(), reset=reset)
 
 
 def emit_text(text: str, emit: Emit, stop=None) -> Answer:
