@@ -170,7 +170,7 @@ class Pipeline:
             except HostilePdf as exc:
                 raise IngestFailure(Text(gettext_noop("Ce PDF ne peut pas être lu sans risque : %(error)s. Corrigez ou exportez-le à nouveau, puis relancez."), {"error": exc})) from exc
             try:
-                for page in read_child.read_pages(pdf, settings.INGEST_READ_MEMORY_MB):  # capped child
+                for page in read_child.read_pages(pdf, settings.INGEST_READ_MEMORY_MB, table_rows=settings.INGEST_TABLE_ROWS):  # capped child
                     pages.append(page)
                     self.reporter.progress(len(pages), max(total, len(pages)))
             except (PDFSyntaxError, PSException, read_child.ReadFailed) as exc:

@@ -69,14 +69,15 @@ class _Box:
     item: LTTextBox | tables.Table
 
 
-def read_pages(pdf_path: str | Path) -> Iterator[Page]:
-    """Yield the pages of a PDF one by one (never the whole document in memory)."""
+def read_pages(pdf_path: str | Path, *, table_rows: bool = False) -> Iterator[Page]:
+    """Yield the pages of a PDF one by one (never the whole document in memory). `table_rows`:
+    tables become labelled rows (the INGEST_TABLE_ROWS setting, tables.find_tables)."""
     for number, layout in enumerate(extract_pages(str(pdf_path), laparams=LAPARAMS), start=1):
         items = [item for item in layout if isinstance(item, LTTextBox)]
         every_line = [line for item in items for line in item if isinstance(line, LTTextLine)]
         sideways = sideways_lines(every_line)
         lines = [line for line in every_line if id(line) not in sideways]
-        found = tables.find_tables(lines, layout.height) if tables.enabled() else []
+        found = tables.find_tables(lines, layout.height) if table_rows else []
         taken = {line for table in found for line in table.lines} | sideways
         prefixes = rule_number_column(lines, taken)
         taken |= {number for number, _ in prefixes.values()}

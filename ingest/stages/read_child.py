@@ -5,14 +5,13 @@ cap makes sure a PDF that gets past the guard only kills this child, never the w
 once held the worker at 2.4–4.3 GB for 17 minutes while every queued job waited). Pages
 come back one JSON line each, so progress (and cancellation) still happen page by page.
 
-`python -m ingest.stages.read_child FILE` prints one line per page, or {"error": …}.
+`python -m ingest.stages.read_child FILE [--table-rows]` prints one line per page, or {"error": …}.
 No Django import: the child starts fast.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import resource
 import subprocess
 import sys
@@ -22,24 +21,22 @@ from pathlib import Path
 from typing import Iterator
 
 from ..pdf_guard import Problem, gettext_noop
-from . import tables
 from .read import Page, Paragraph
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
+TABLE_ROWS = "--table-rows"
 
 
 class ReadFailed(Exception):
     """The PDF could not be read; the message (French) says why."""
 
 
-def read_pages(pdf: Path, memory_mb: int) -> Iterator[Page]:
-    """Yield the pages read by a capped child; the child is killed if the caller stops early."""
+def read_pages(pdf: Path, memory_mb: int, *, table_rows: bool = False) -> Iterator[Page]:
+    """Yield the pages read by a capped child; the child is killed if the caller stops early.
+    `table_rows`: the worker's INGEST_TABLE_ROWS (the child has no Django settings)."""
     with tempfile.TemporaryFile() as errors:
-        # the child has no Django settings: the worker's INGEST_TABLE_ROWS goes in its environment
-        env = {**os.environ, "INGEST_TABLE_ROWS": "1" if tables.enabled() else "0"}
         process = subprocess.Popen(
-            [sys.executable, "-m", "ingest.stages.read_child", str(pdf)],
-            env=env,
+            [sys.executable, "-m", "ingest.stages.read_child", str(pdf), *([TABLE_ROWS] if table_rows else [])],
             stdout=subprocess.PIPE,
             stderr=errors,  # a file: pdfminer's warnings cannot fill a pipe and block the child
             preexec_fn=lambda: _cap_memory(memory_mb),
@@ -77,14 +74,14 @@ def _cap_memory(megabytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def main(path: str) -> int:
+def main(path: str, *options: str) -> int:
     from pdfminer.pdfparser import PDFSyntaxError
     from pdfminer.psparser import PSException
 
     from .read import read_pages as read_in_process
 
     try:
-        for page in read_in_process(path):
+        for page in read_in_process(path, table_rows=TABLE_ROWS in options):
             print(json.dumps(asdict(page), ensure_ascii=False), flush=True)
     except (PDFSyntaxError, PSException) as exc:
         print(json.dumps({"error": str(exc) or type(exc).__name__}, ensure_ascii=False), flush=True)
@@ -92,4 +89,4 @@ def main(path: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1]))
+    sys.exit(main(*sys.argv[1:]))

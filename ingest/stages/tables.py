@@ -20,9 +20,7 @@ The table's lines leave the text boxes they came in; the table takes their place
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from dataclasses import dataclass, field
 
 from pdfminer.layout import LTChar, LTTextLine
@@ -38,21 +36,6 @@ ROW_STEP = 2.4  # consecutive rows lie within this many font sizes of each other
 GUTTER = 2.6  # a wider gap (in font sizes) ends a row's label or trailing cell
 CELL_GAP = 1.0  # a label or text cell stands at least one font size away from the numbers
 WORD_GAP = 0.3  # a gap between two characters wider than this (in font sizes) splits words
-
-
-def enabled() -> bool:
-    """The INGEST_TABLE_ROWS setting (oracle_site/feature_settings.py): off by default.
-
-    Measured on the dev split it lost more than it won: the repeated labels (« Players »,
-    « Fascist », « Quantité ») lift a table's passage above the right one for questions that
-    merely share those words (docs/ingestion.md « Reading the page as a player does »).
-
-    The read child (read_child.py) imports no Django, so it has no settings: there it reads
-    the variable `read_child.read_pages` sets in its environment from the worker's setting."""
-    conf = sys.modules.get("django.conf")  # never imported here: the child stays free of Django
-    if conf is not None and conf.settings.configured:
-        return bool(conf.settings.INGEST_TABLE_ROWS)
-    return os.environ.get("INGEST_TABLE_ROWS", "").strip().lower() in ("1", "true", "yes", "on")
 
 
 @dataclass

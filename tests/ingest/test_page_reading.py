@@ -25,12 +25,11 @@ def _pdf() -> FPDF:
     return pdf
 
 
-def _demo_pages() -> list[Page]:
-    return list(read_pages(DEMO))
+def _demo_pages(table_rows: bool = False) -> list[Page]:
+    return list(read_pages(DEMO, table_rows=table_rows))
 
 
-def test_a_table_of_numbers_becomes_rows_whose_values_carry_their_labels(tmp_path, settings):
-    settings.INGEST_TABLE_ROWS = True
+def test_a_table_of_numbers_becomes_rows_whose_values_carry_their_labels(tmp_path):
     pdf = _pdf()
     pdf.add_page()
     pdf.set_xy(50, 50)
@@ -43,16 +42,15 @@ def test_a_table_of_numbers_becomes_rows_whose_values_carry_their_labels(tmp_pat
             pdf.text(200 + j * 30, y, value)
     pdf.output(str(tmp_path / "table.pdf"))
 
-    [page] = list(read_pages(tmp_path / "table.pdf"))
+    [page] = list(read_pages(tmp_path / "table.pdf", table_rows=True))
 
     assert "Joueurs 3 — Cartes en main: 5, Jetons Or: 10." in page.text
     assert "Joueurs 5 — Cartes en main: 3, Jetons Or: 15." in page.text
     assert "5 4 3" not in page.text  # the bare numbers no longer stand without their labels
 
 
-def test_the_demo_components_and_scoring_tables_read_row_by_row_with_their_headers(settings):
-    settings.INGEST_TABLE_ROWS = True
-    pages = _demo_pages()
+def test_the_demo_components_and_scoring_tables_read_row_by_row_with_their_headers():
+    pages = _demo_pages(table_rows=True)
 
     assert "Jetons Flamme (gaz) — Quantité: 40, Utilisation: Payer les montées, le décollage et l'entretien." in pages[1].text
     assert "Jeton Arrivée n° 2 — Points de victoire: 7 points." in pages[9].text
@@ -66,15 +64,14 @@ def test_tables_stay_as_pdfminer_reads_them_unless_asked(tmp_path):
     assert "Quantité:" not in components.text and "Jetons Flamme (gaz)" in components.text
 
 
-def test_numbers_inside_running_prose_are_not_a_table(tmp_path, settings):
-    settings.INGEST_TABLE_ROWS = True
+def test_numbers_inside_running_prose_are_not_a_table(tmp_path):
     pdf = _pdf()
     pdf.add_page()
     for i, text in enumerate(["draw 2 cards, and play no resource cards,", "draw 1 card, and play 1 resource card,", "draw 0 cards, and play 2 resource cards."]):
         pdf.text(50, 100 + i * 14, text)
     pdf.output(str(tmp_path / "prose.pdf"))
 
-    [page] = list(read_pages(tmp_path / "prose.pdf"))
+    [page] = list(read_pages(tmp_path / "prose.pdf", table_rows=True))
 
     assert "draw 2 cards, and play no resource cards," in page.text
     assert "—" not in page.text

@@ -8,12 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings as django_settings
 from fpdf import FPDF
 
+from games.models import Chunk
 from ingest.stages import read_child
-from ingest.stages.read import read_pages
 from tests.ingest.pdfs import FONT
+from tests.ingest.running import ingest_inline
 
 ROW = "Joueurs 3 — Cartes en main: 5, Jetons Or: 10."
 
@@ -36,32 +38,28 @@ def table_pdf(path: Path) -> Path:
     return path
 
 
-def test_the_setting_switches_table_rows_on_and_off(tmp_path, settings, monkeypatch):
-    pdf = table_pdf(tmp_path / "table.pdf")
-    monkeypatch.setenv("INGEST_TABLE_ROWS", "1")  # with Django's settings, the setting decides
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("table_rows", [True, False])
+def test_an_ingestion_follows_the_workers_setting_whatever_the_environment_says(tmp_path, settings, monkeypatch, table_rows):
+    """The read child has no settings: the worker hands it its own."""
+    monkeypatch.setenv("INGEST_TABLE_ROWS", "0" if table_rows else "1")
+    settings.INGEST_TABLE_ROWS = table_rows
 
-    settings.INGEST_TABLE_ROWS = False
-    [page] = list(read_pages(pdf))
+    job = ingest_inline(table_pdf(tmp_path / "table.pdf"), new_game_name="Tableaux")
+
+    text = " ".join(Chunk.objects.filter(game=job.game).values_list("text", flat=True))
+    assert "Jetons Or" in text
+    assert (ROW in text) is table_rows
+
+
+def test_the_read_child_reads_rows_only_when_asked(tmp_path):
+    pdf = table_pdf(tmp_path / "table.pdf")
+
+    [page] = list(read_child.read_pages(pdf, 1536, table_rows=True))
+    assert ROW in page.text
+
+    [page] = list(read_child.read_pages(pdf, 1536))
     assert ROW not in page.text and "Jetons Or" in page.text
-
-    settings.INGEST_TABLE_ROWS = True
-    [page] = list(read_pages(pdf))
-    assert ROW in page.text
-
-
-def test_the_read_child_follows_the_workers_setting(tmp_path, settings, monkeypatch):
-    """The child has no settings: the worker hands it its own, whatever the environment says."""
-    pdf = table_pdf(tmp_path / "table.pdf")
-    monkeypatch.setenv("INGEST_TABLE_ROWS", "0")
-
-    settings.INGEST_TABLE_ROWS = True
-    [page] = list(read_child.read_pages(pdf, 1536))
-    assert ROW in page.text
-
-    settings.INGEST_TABLE_ROWS = False
-    monkeypatch.setenv("INGEST_TABLE_ROWS", "1")
-    [page] = list(read_child.read_pages(pdf, 1536))
-    assert ROW not in page.text
 
 
 def test_a_malformed_value_stops_start_up():
