@@ -2,21 +2,25 @@
 
 Plain Python (httpx + ElementTree). BGG asks clients to serialise their calls and go
 slowly: one call every `min_interval` seconds (5 s by default), a 202 ("accepted, try
-later") or a 429 / 5xx is retried with a growing wait. Since late 2025 every call needs a
+later") or a 429 / 5xx is retried with a growing wait. With a `pace_file` the pacing holds
+across the processes of a machine (the nightly sync in the worker, a `sync_bgg` typed meanwhile). Since late 2025 every call needs a
 registered application token sent as `Authorization: Bearer …`; a 401 is not retried.
 """
 
 from __future__ import annotations
 
+import fcntl
 import html
 import logging
 import re
 import threading
 import time
 import xml.etree.ElementTree as ET
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
+from pathlib import Path
 from typing import Callable
 
 import httpx
@@ -107,6 +111,7 @@ class BggClient:
     max_attempts: int = 5
     timeout: float = 30.0
     sleep: Callable[[float], None] = time.sleep
+    pace_file: Path | None = None  # shared by every process that calls BGG (`shared_turn`)
     _last_call: float = field(default=float("-inf"), init=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
@@ -189,8 +194,10 @@ class BggClient:
         raise BggError(f"BGG {endpoint} still answered HTTP {response.status_code} after {self.max_attempts} tries")
 
     def _paced_get(self, endpoint: str, params: dict) -> httpx.Response:
-        with self._lock:
-            wait = self._last_call + self.min_interval - time.monotonic()
+        with self._lock, shared_turn(self.pace_file) as last_elsewhere:
+            # another process's last call, by the wall clock: capped, so a clock set back never waits longer
+            wait_elsewhere = min(self.min_interval, last_elsewhere + self.min_interval - time.time())
+            wait = max(self._last_call + self.min_interval - time.monotonic(), wait_elsewhere)
             if wait > 0:
                 self.sleep(wait)
             try:
@@ -205,6 +212,28 @@ class BggClient:
         if retry_after is not None:
             return float(retry_after)
         return self.min_interval * 2 ** (attempt - 1)
+
+
+@contextmanager
+def shared_turn(path: Path | None):
+    """One BGG call at a time across processes: holds `path`'s lock for the call, yields the
+    wall-clock time the last call through `path` ended (-inf: none yet, or no `path`) and
+    records this one's end."""
+    if path is None:
+        yield float("-inf")
+        return
+    with open(path, "a+", encoding="utf-8") as handle:  # the lock goes with the file's closing
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.seek(0)
+        try:
+            last = float(handle.read().strip() or "-inf")
+        except ValueError:  # a torn or foreign file: as if no call was made
+            last = float("-inf")
+        try:
+            yield last
+        finally:
+            handle.truncate(0)
+            handle.write(repr(time.time()))
 
 
 def parse_thing(item: ET.Element) -> BggThing:

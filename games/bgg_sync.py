@@ -75,7 +75,8 @@ def disabled_reason() -> str:
 def client_from_settings() -> BggClient:
     if not settings.BGG_API_TOKEN:
         raise BggDisabled(disabled_reason())
-    return BggClient(token=settings.BGG_API_TOKEN, base_url=settings.BGG_BASE_URL, min_interval=settings.BGG_MIN_INTERVAL_S)
+    return BggClient(token=settings.BGG_API_TOKEN, base_url=settings.BGG_BASE_URL, min_interval=settings.BGG_MIN_INTERVAL_S,
+                     pace_file=settings.VAR_DIR / "bgg-pace")  # fmt: skip
 
 
 # --- Metadata ---------------------------------------------------------------------------

@@ -1,5 +1,9 @@
 """The BGG XML API2 client against recorded responses served over real HTTP."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from games.bgg_client import BggAuthError, BggClient, BggError, BggNotFound, markup_to_text
@@ -121,3 +125,25 @@ def test_calls_are_spaced_by_the_minimum_interval(bgg):
 
     times = [r.at for r in bgg.requests]
     assert all(later - earlier >= 0.19 for earlier, later in zip(times, times[1:]))
+
+
+PACED_CALLS = """
+import sys
+from pathlib import Path
+from games.bgg_client import BggClient
+client = BggClient(token="test-bgg-token", base_url=sys.argv[1], min_interval=0.3, pace_file=Path(sys.argv[2]))
+for _ in range(3):
+    client.thing(int(sys.argv[3]))
+"""
+
+
+def test_two_processes_calling_bgg_at_once_keep_the_interval_between_all_their_calls(bgg, tmp_path):
+    """The nightly sync in the worker and a `sync_bgg` typed meanwhile share one pace."""
+    project = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-c", PACED_CALLS, bgg.base_url, str(tmp_path / "bgg-pace"), str(SCYTHE)]
+    processes = [subprocess.Popen(command, cwd=project) for _ in range(2)]
+    assert [process.wait(timeout=60) for process in processes] == [0, 0]
+
+    times = sorted(r.at for r in bgg.calls("thing"))
+    assert len(times) == 6
+    assert all(later - earlier >= 0.29 for earlier, later in zip(times, times[1:])), times
