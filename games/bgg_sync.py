@@ -6,19 +6,18 @@ keyed by their BGG thread id so a thread seen again is updated, not duplicated (
 syncs at once); threads gone from BGG are deleted, at most BGG_FORUM_MAX_THREADS are kept.
 Like every writer, this module only writes rows and calls `mark_changed`; the index owner
 syncs Qdrant. Runs daily from a django-q2 schedule when BGG_FORUM_SYNC_ENABLED and a token is
-set; games' schedules are kept one per name across processes (`ensure_schedule`).
+set; games' schedules are kept one per name across processes (games/schedules.py).
 """
 
 from __future__ import annotations
 
 import logging
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from datetime import datetime, time, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django_q.models import Schedule
@@ -30,6 +29,7 @@ from .bgg_client import (BggAuthError, BggClient, BggError, BggNotFound, BggThre
                          thread_text)
 from .index_state import mark_changed
 from .models import Chunk, Game
+from .schedules import ensure_schedule
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +42,6 @@ SCHEDULE_NAME = "bgg-forum-sync"
 SYNC_TASK = "games.bgg_sync.sync_all_games"
 FETCH_TASK = "games.bgg_sync.fetch_metadata"
 LAST_RUN_CACHE_KEY = "bgg:last-forum-sync"
-SCHEDULES_LOCK_ID = 0x4F7261636C65  # "Oracle": PostgreSQL advisory lock of the schedule sweeps
 
 
 class BggDisabled(Exception):
@@ -327,7 +326,7 @@ def sync_all_games() -> list[dict]:
     reports = []
     try:
         for game in Game.objects.exclude(bgg_id=None):
-            reports.append(_sync_one(game, client))
+            reports.append(asdict(sync_one(game, client)))
     except BggAuthError as exc:
         reports.append(asdict(ForumSyncReport(game="*", error=str(exc))))
     except Exception as exc:  # not a game's failure: recorded, and django-q2 shows the run failed
@@ -339,57 +338,23 @@ def sync_all_games() -> list[dict]:
     return reports
 
 
-def _sync_one(game: Game, client: BggClient) -> dict:
+def sync_one(game: Game, client: BggClient, *, forum: bool = True) -> ForumSyncReport:
+    """`sync_game` in a run (the daily task, `sync_bgg`): a failure is the report's one-line
+    `error` and the run goes on; a refused token raises BggAuthError (wrong for every game)."""
     try:
-        report = sync_game(game, client)
-    except BggAuthError:
-        raise  # the token is wrong for every game: stop here
+        report = sync_game(game, client, forum=forum)
     except Exception as exc:  # noqa: BLE001 - BGG, or the embedder down: this game fails, not the run
-        bgg = isinstance(exc, BggError)
-        log.warning("BGG sync of %s failed: %s", game.slug, exc, exc_info=not bgg)
-        report = ForumSyncReport(game=game.slug, error=str(exc) if bgg else f"{type(exc).__name__}: {exc}")
+        if isinstance(exc, BggAuthError):
+            raise
+        log.warning("BGG sync of %s failed: %s", game.slug, exc, exc_info=not isinstance(exc, BggError))
+        said = (str(exc).strip().splitlines() or [repr(exc)])[0]  # httpx's add a « For more information » line
+        report = ForumSyncReport(game=game.slug, error=said if isinstance(exc, BggError) else f"{type(exc).__name__}: {said}")
     log.info("BGG sync of %s: %s", game.slug, report)
-    return asdict(report)
+    return report
 
 
 def last_run() -> dict | None:
     return cache.get(LAST_RUN_CACHE_KEY)
-
-
-def next_sync_time(now: datetime, hour: int) -> datetime:
-    """The next BGG_FORUM_SYNC_HOUR o'clock in TIME_ZONE, strictly after `now`."""
-    local = timezone.localtime(now)
-    candidate = timezone.make_aware(datetime.combine(local.date(), time(hour)))
-    return candidate if candidate > now else timezone.make_aware(
-        datetime.combine(local.date() + timedelta(days=1), time(hour))
-    )
-
-
-def at_hour(schedule: Schedule, hour: int) -> bool:
-    return bool(schedule.next_run) and timezone.localtime(schedule.next_run).hour == hour
-
-
-@contextmanager
-def schedules_locked():
-    """One schedule sweep at a time across processes: two workers starting together each read
-    « no schedule yet » and created one (Schedule.name is not unique), so the sync ran twice.
-    PostgreSQL: an advisory lock until the transaction ends; SQLite: the write lock its
-    transactions take when they begin (IMMEDIATE, settings.py)."""
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_xact_lock(%s)", [SCHEDULES_LOCK_ID])
-        yield
-
-
-def ensure_schedule(name: str, hour: int, now: datetime, **fields) -> Schedule:
-    """The one repeating schedule `name` with these `fields` at `hour` o'clock: kept when it
-    exists, else (re)created for the next such hour; any other copy of the name is deleted."""
-    with schedules_locked():
-        copies = Schedule.objects.filter(name=name).order_by("pk")
-        keep = next((s for s in copies if at_hour(s, hour) and all(getattr(s, k) == v for k, v in fields.items())), None)
-        copies.exclude(pk=keep.pk if keep else None).delete()
-        return keep or Schedule.objects.create(name=name, repeats=-1, next_run=next_sync_time(now, hour), **fields)
 
 
 def ensure_forum_sync_schedule(now: datetime | None = None) -> Schedule | None:

@@ -1,7 +1,7 @@
 """One django-q2 schedule per game with meta sources (`meta-sync-<slug>`), daily or weekly
 at META_SYNC_HOUR, only while META_SYNC_ENABLED; kept in line with the settings by the
 start-up sweep (ingest.scheduling.install_schedules), like the BGG forum sync, and under the
-same lock (`bgg_sync.ensure_schedule`): workers starting together keep one of each."""
+same lock (`schedules.ensure_schedule`): workers starting together keep one of each."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.conf import settings
 from django.utils import timezone
 from django_q.models import Schedule
 
-from .bgg_sync import ensure_schedule, schedules_locked
+from .schedules import ensure_schedule, schedules_locked
 from .meta_sync import configured_games, parse_targets
 
 SCHEDULE_PREFIX = "meta-sync-"

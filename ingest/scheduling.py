@@ -244,8 +244,9 @@ _sweeping = threading.local()
 def install_schedules(proc_name: str = "", **_signal_kwargs) -> None:
     """Start-up sweep (after `migrate`, and when a django-q2 worker spawns): re-arm the
     scheduled ingests and keep the daily BGG forum sync in line with the settings."""
-    from games.bgg_sync import ensure_forum_sync_schedule, schedules_locked
+    from games.bgg_sync import ensure_forum_sync_schedule
     from games.meta_schedule import ensure_meta_sync_schedules
+    from games.schedules import schedules_locked
 
     # django-q2's sync mode (Q_SYNC, tests) runs every task through a worker in the calling
     # process and sends post_spawn each time: that is no start-up, and sweeping there would

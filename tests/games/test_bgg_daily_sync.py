@@ -111,7 +111,7 @@ def test_a_run_stopped_by_an_error_outside_the_games_is_still_recorded(fake_bgg,
     def database_gone(game, client):
         raise OperationalError("database is locked")  # not one game's failure: the run stops
 
-    monkeypatch.setattr(bgg_sync, "_sync_one", database_gone)
+    monkeypatch.setattr(bgg_sync, "sync_one", database_gone)
     with pytest.raises(OperationalError):  # django-q2 shows the task failed
         bgg_sync.sync_all_games()
 

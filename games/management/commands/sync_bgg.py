@@ -3,8 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from games import bgg_sync
-from games.bgg_client import BggAuthError, BggError
-from games.management.commands.import_cards import first_line
+from games.bgg_client import BggAuthError
 from games.models import Game
 
 
@@ -27,27 +26,16 @@ class Command(BaseCommand):
                 raise CommandError(f"no game {game!r} with a BGG id")
         failed = []
         try:
-            for one in games:
-                # As the daily task (bgg_sync._sync_one): one game's failure (a wrong id, BGG
-                # down for a moment) does not stop the others; a refused token stops them all.
+            for one in games:  # as the daily task: one game's failure does not stop the others
                 try:
-                    report = bgg_sync.sync_game(one, client, forum=not metadata_only)
-                except BggAuthError as exc:
+                    report = bgg_sync.sync_one(one, client, forum=not metadata_only)
+                except BggAuthError as exc:  # the token is wrong for every game
                     raise CommandError(str(exc)) from None
-                except BggError as exc:
-                    self.stderr.write(f"{one.slug}: {exc}")
-                    failed.append(f"{one.slug}: {exc}")
-                    continue
-                except Exception as exc:  # noqa: BLE001 - the embedder down, the database locked: as the daily task
-                    said = f"{one.slug}: {type(exc).__name__}: {first_line(exc)}"
-                    self.stderr.write(said)
-                    failed.append(said)
-                    continue
-                self.stdout.write(
-                    f"{one.slug}: {report.created} new, {report.updated} updated, "
-                    f"{report.unchanged} unchanged forum threads {report.error}".rstrip()
-                )
-                if report.error:  # what was read is kept; the exit status still says it stopped
+                if report.threads_seen or not report.error:  # what was read is kept
+                    self.stdout.write(f"{one.slug}: {report.created} new, {report.updated} updated, "
+                                      f"{report.unchanged} unchanged forum threads")  # fmt: skip
+                if report.error:  # the exit status says it
+                    self.stderr.write(f"{one.slug}: {report.error}")
                     failed.append(f"{one.slug}: {report.error}")
         finally:
             client.close()
