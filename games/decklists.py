@@ -191,30 +191,32 @@ def read_decklist(path: Path, format: str = "", date: dt.date | None = None, nam
     return DecklistFile(name or path.stem, deck_format, date or guess_date(parsed.comments), parsed)
 
 
+def store_document(game: Game, name: str, *, embedded: dict, **other) -> tuple[Decklist, bool]:
+    """Create the game's meta document `name` (a decklist, a ratings table), or bring it up to
+    date, and whether it changed. When what its vector is made from (`embedded`: its sections
+    and source, a body) changed, the vector is cleared, to be embedded again, and `other` (its
+    address, its kind) is updated with it; unchanged, the document keeps its vector: clearing
+    it would take it out of search until the embedder runs again, for nothing."""
+    row, created = Decklist.objects.get_or_create(game=game, name=name, defaults={**embedded, **other})
+    if created:
+        return row, True
+    if all(getattr(row, field) == value for field, value in embedded.items()):
+        return row, False
+    for field, value in {**embedded, **other, "dense": None, "indexed": False}.items():
+        setattr(row, field, value)
+    row.save()
+    return row, True
+
+
 def save_decklist(game: Game, deck: DecklistFile) -> Decklist:
-    """Create or replace (same name) a tournament decklist, to be embedded again. A list
-    imported again unchanged keeps its vector: clearing it would take the list out of search
-    until the embedder runs again, for nothing."""
-    fields = {
-        "format": deck.format,
-        "played_on": deck.played_on,
-        "source": " ".join(deck.parsed.comments)[:300],
-        "sections": deck.parsed.sections,
-    }
-    kept = Decklist.objects.filter(game=game, name=deck.name).first()
-    if kept is not None and all(getattr(kept, field) == value for field, value in fields.items()):
-        return kept
+    """Create or replace (same name) a tournament decklist; one imported again unchanged keeps
+    its vector (`store_document`)."""
+    embedded = {"format": deck.format, "played_on": deck.played_on, "source": " ".join(deck.parsed.comments)[:300],
+                "sections": deck.parsed.sections}  # fmt: skip
     with transaction.atomic():
-        row, _ = Decklist.objects.update_or_create(
-            game=game,
-            name=deck.name,
-            defaults={
-                **fields,
-                "dense": None,
-                "indexed": False,
-            },
-        )
-        mark_changed(meta_collection(game))
+        row, changed = store_document(game, deck.name, embedded=embedded)
+        if changed:
+            mark_changed(meta_collection(game))
     return row
 
 

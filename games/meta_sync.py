@@ -27,6 +27,7 @@ from .meta_sources import mtgtop8 as top8
 from .meta_sources import seventeen_lands as lands
 
 from .card_indexing import embed_pending_decklists, meta_collection
+from .decklists import store_document
 from .indexing import mark_changed
 from .models import Decklist, Game
 
@@ -140,15 +141,8 @@ def _store_deck(game, fmt, event, page, entry, sections, url) -> None:
     who = f", {entry.player}" if entry.player else ""
     rank = f", place {entry.rank}" if entry.rank else ""
     source = f"MTGTop8 — {event.name}{rank}{who} ({entry.name})"
-    deck, created = Decklist.objects.get_or_create(
-        game=game, name=_deck_row_name(entry.id),
-        defaults={"format": fmt.lower(), "sections": sections, "played_on": played_on, "source": source[:300],
-                  "meta_type": TOURNAMENT_DECK, "source_url": url},
-    )
-    if not created and (deck.sections, deck.played_on, deck.source) != (sections, played_on, source[:300]):
-        deck.sections, deck.played_on, deck.source, deck.source_url = sections, played_on, source[:300], url
-        deck.dense, deck.indexed = None, False
-        deck.save()
+    store_document(game, _deck_row_name(entry.id), embedded={"sections": sections, "played_on": played_on, "source": source[:300]},
+                   format=fmt.lower(), meta_type=TOURNAMENT_DECK, source_url=url)  # fmt: skip
 
 
 def sync_17lands_set(game: Game, target: str, source: lands.SeventeenLands, report: MetaSyncReport) -> str:
@@ -158,15 +152,8 @@ def sync_17lands_set(game: Game, target: str, source: lands.SeventeenLands, repo
     ratings = source.card_ratings(expansion, draft_format)  # NoData when no card is rated: the document stays
     body = lands.ratings_text(ratings, expansion, draft_format)
     name = _ratings_row_name(target)
-    deck, created = Decklist.objects.get_or_create(
-        game=game, name=name,
-        defaults={"format": "limited", "meta_type": CARD_RATINGS, "body": body,
-                  "source": f"17Lands — {expansion.upper()} {draft_format}",
-                  "source_url": source.page_url(expansion, draft_format)},
-    )
-    if not created and deck.body != body:
-        deck.body, deck.dense, deck.indexed = body, None, False
-        deck.save()
+    store_document(game, name, embedded={"body": body}, format="limited", meta_type=CARD_RATINGS,
+                   source=f"17Lands — {expansion.upper()} {draft_format}", source_url=source.page_url(expansion, draft_format))  # fmt: skip
     report.ratings += 1
     return name
 

@@ -3,6 +3,7 @@ MTGTop8 decklists and 17Lands ratings into `meta_<slug>`; a meta question and an
 list use them; stale documents are replaced; a changed site says so."""
 
 import io
+import json
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -90,6 +91,23 @@ def test_a_second_run_replaces_stale_documents_instead_of_piling_them_up(sources
     names = set(Decklist.objects.filter(game=magic).values_list("name", flat=True))
     assert names == {"mtgtop8-894551", "17lands-LTR-PremierDraft"}
     assert set(meta_points(magic)) == names
+
+
+def test_a_second_run_keeps_the_vectors_of_unchanged_documents_and_embeds_changed_ones_again(sources, magic, settings):
+    run_sync()
+    vectors = dict(Decklist.objects.filter(game=magic).values_list("name", "dense"))
+    ratings = json.loads(meta_replay.LTR_RATINGS)
+    ratings[0]["ever_drawn_win_rate"] = 0.7  # 17Lands' numbers moved overnight
+    sources.routes[("/card_ratings/data", (("expansion", "LTR"), ("format", "PremierDraft")))] = (
+        200, "application/json", json.dumps(ratings))
+    settings.META_CACHE_TTL_S = 0
+
+    run_sync()
+
+    again = {row.name: row for row in Decklist.objects.filter(game=magic)}
+    assert again["mtgtop8-894541"].dense == vectors["mtgtop8-894541"] is not None  # unchanged: still searchable as it was
+    assert again["17lands-LTR-PremierDraft"].dense != vectors["17lands-LTR-PremierDraft"]
+    assert "70.0 %" in again["17lands-LTR-PremierDraft"].body
 
 
 def test_answers_are_cached_and_requests_spaced(sources, tmp_path):
