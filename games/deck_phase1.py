@@ -57,13 +57,11 @@ def ask_phase1(*, game: Game, question: str, mentioned_cards=(), sticky_cards=()
                 return answer
             log.warning("phase 1 deck answer by LLM was empty")  # said, then the quoted passages answer
             note = failure_words.sentence("empty", lang) + "\n\n"
-            shown = answer
+            emit("token", {"text": note})
+            shown = answer + note
         except LLMError as exc:  # what was streamed stays, the failure is said, the quoted passages answer
             log.warning("phase 1 deck answer by LLM failed: %s", exc)
-            shown = "".join(parts)
-            note = wording.llm_failure(exc, lang, after_text=bool(shown))
-        emit("token", {"text": note})
-        shown += note
+            shown = wording.failed_on_the_way(exc, "".join(parts), lang, emit)
     text = phase1_offline_answer(question, found.chunks, game_name=game.name, best_score=found.best_score,
                                  min_score=settings.ASK_MIN_SCORE, embedder=embedder)
     emit("token", {"text": text})

@@ -220,10 +220,7 @@ def _generate(request: DeckRequest, tools: DeckTools, prompt: str, spec: DeckSpe
         ), ""  # fmt: skip
     except LLMError as exc:  # what was streamed stays, the failure is said, then the offline list
         log.warning("deck generation failed, built offline instead: %s", exc)
-        shown = "".join(streamed)
-        note = wording.llm_failure(exc, request.words_in, after_text=bool(shown))
-        emit("token", {"text": note})
-        return None, shown + note
+        return None, wording.failed_on_the_way(exc, "".join(streamed), request.words_in, emit)
 
 
 def build_deck(request: DeckRequest, tools: DeckTools, emit: Emit) -> DeckResult:

@@ -79,3 +79,11 @@ def llm_failure(error: Exception, lang: str = "fr", *, after_text: bool = False)
     at = error.reset_at if isinstance(error, ClaudeQuotaError) else None
     note = failure_words.failure(error, lang, reset=at.astimezone().strftime("%H:%M") if at else "?")
     return ("\n\n---\n" if after_text else "") + note + "\n\n"
+
+
+def failed_on_the_way(error: Exception, streamed: str, lang: str, emit) -> str:
+    """What the player has seen of a deck answer whose LLM failed: what it had streamed, then
+    the note saying why (`llm_failure`, emitted here); the offline answer comes next."""
+    note = llm_failure(error, lang, after_text=bool(streamed))
+    emit("token", {"text": note})
+    return streamed + note
