@@ -28,8 +28,8 @@ def test_each_lost_glyph_gets_the_ligature_that_makes_a_known_word():
 def test_a_booklet_whose_font_lost_its_ligatures_is_stored_with_its_words(tmp_path, monkeypatch):
     real = read_child.read_pages
 
-    def lossy(pdf, memory_mb):  # the text as pdfminer reads such a font
-        for page in real(pdf, memory_mb):
+    def lossy(pdf, memory_mb, **options):  # the text as pdfminer reads such a font
+        for page in real(pdf, memory_mb, **options):
             for paragraph in page.paragraphs:
                 paragraph.text = paragraph.text.replace("fi", "\x00").replace("fl", "\x00")
             yield page
