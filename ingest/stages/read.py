@@ -17,6 +17,7 @@ from pdfminer.high_level import extract_pages
 from pdfminer.layout import LAParams, LTChar, LTTextBox, LTTextLine
 
 from . import tables
+from .justified import rejoin_justified_lines
 
 # Rule numbers ("702.2b", "4.1", "12.") open a paragraph even inside one text box.
 RULE_NUMBER_RE = re.compile(r"^(?:\d{1,4}\.)+\d*[a-z]?\.?\s|^\d{1,4}\.\d+[a-z]?\s")
@@ -73,7 +74,7 @@ def read_pages(pdf_path: str | Path, *, table_rows: bool = False) -> Iterator[Pa
     """Yield the pages of a PDF one by one (never the whole document in memory). `table_rows`:
     tables become labelled rows (the INGEST_TABLE_ROWS setting, tables.find_tables)."""
     for number, layout in enumerate(extract_pages(str(pdf_path), laparams=LAPARAMS), start=1):
-        items = [item for item in layout if isinstance(item, LTTextBox)]
+        items = rejoin_justified_lines([item for item in layout if isinstance(item, LTTextBox)], LAPARAMS)
         every_line = [line for item in items for line in item if isinstance(line, LTTextLine)]
         sideways = sideways_lines(every_line)
         lines = [line for line in every_line if id(line) not in sideways]
