@@ -328,11 +328,11 @@ def _write_batch(game: Game, cards: list[dict], existing: dict, report: ImportRe
             report.unchanged += 1
             continue
         row = Card(game=game, key=card["key"], **values)
-        row.embedded_text_hash = text_hash(card_embedding_text(card_payload(row)))
         if known:
             row.pk = known[0]
             changed_rows.append(row)
         else:
+            row.embedded_text_hash = text_hash(card_embedding_text(card_payload(row)))
             new_rows.append(row)
         existing[card["key"]] = (row.pk, digest)
     with transaction.atomic():
@@ -343,12 +343,19 @@ def _write_batch(game: Game, cards: list[dict], existing: dict, report: ImportRe
 
 
 def _update_changed(rows: list[Card]) -> None:
-    """Changed cards: new values; only those whose embedded text changed lose their vector."""
+    """Changed cards: new values, but French ones a source without them would blank (Scryfall's
+    English bulk file after a set file with French names: the French names and @-mentions
+    went); only the cards whose embedded text changed lose their vector."""
     if not rows:
         return
-    old = {pk: (digest, dense) for pk, digest, dense in Card.objects.filter(pk__in=[r.pk for r in rows]).values_list("id", "embedded_text_hash", "dense")}
+    fields = ("id", "embedded_text_hash", "dense", "name_fr", "text_fr")
+    old = {values[0]: values[1:] for values in Card.objects.filter(pk__in=[r.pk for r in rows]).values_list(*fields)}
     for row in rows:
-        digest, dense = old.get(row.pk, ("", None))
+        digest, dense, name_fr, text_fr = old.get(row.pk, ("", None, "", ""))
+        if not row.name_fr and name_fr:
+            row.name_fr, row.search_name_fr = name_fr, fold_name(name_fr)
+        row.text_fr = row.text_fr or text_fr
+        row.embedded_text_hash = text_hash(card_embedding_text(card_payload(row)))
         row.dense = dense if digest == row.embedded_text_hash else None
         row.indexed = False
     Card.objects.bulk_update(rows, CARD_FIELDS + ["embedded_text_hash", "dense", "indexed"])

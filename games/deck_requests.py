@@ -118,12 +118,22 @@ def check_decklist(game: Game, text: str, format: str = "") -> CheckedList:
     for section, entries in parsed.sections.items():
         for quantity, name in entries:
             deck.add(section, quantity, name)
-    spec = default_spec(game.card_game, format=format.lower())
-    known = catalog_names(game)
-    verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known, catalog_card_key(game), lang)
+    spec = default_spec(game.card_game, format=format)
+    known, rows = catalog_names(game), cards_known_as(game, deck.copies())
+    verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known, catalog_card_key(game), lang,
+                            legal=_legal_in(spec, rows), by_the_rules=True)  # fmt: skip
     verdict = replace(verdict, warnings=unread_warnings(parsed.unread, lang) + verdict.warnings)
-    cards = {name: card_payload(card) for name, card in cards_known_as(game, deck.copies()).items()}
+    cards = {name: card_payload(card) for name, card in rows.items()}
     return CheckedList(deck.sections, spec, verdict, exports_for(spec.game, deck, cards))
+
+
+def _legal_in(spec, rows: dict):
+    """Whether a name of the list may be played in the spec's format, by the catalog's Magic
+    legalities (Scryfall's and MTGJSON's format keys); a card the catalog does not know, or
+    knows without legalities, is not judged here (unknown cards have their own warning)."""
+    if spec.game != "mtg":
+        return None
+    return lambda name: name not in rows or not rows[name].legal_formats or spec.format in rows[name].legal_formats
 
 
 def unread_warnings(lines: list[str], lang: str = "fr") -> list[str]:

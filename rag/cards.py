@@ -21,7 +21,8 @@ BASIC_LANDS = frozenset(
         "plaine", "ile", "marais", "montagne", "foret",
     }
 )  # fmt: skip
-SNOW_PREFIXES = ("snow-covered ", "enneigee ", "enneige ")
+SNOW_PREFIXES = ("snow-covered ",)
+SNOW_SUFFIXES = (" enneigee", " enneige")  # French puts it after: « Forêt enneigée », « Marais enneigé »
 
 
 def fold_name(name: str) -> str:
@@ -36,6 +37,8 @@ def is_basic_land(name: str) -> bool:
     folded = fold_name(name)
     for prefix in SNOW_PREFIXES:
         folded = folded.removeprefix(prefix)
+    for suffix in SNOW_SUFFIXES:
+        folded = folded.removesuffix(suffix)
     return folded in BASIC_LANDS
 
 

@@ -134,18 +134,32 @@ def validate_deck(
     known: Callable[[str], bool] | None = None,
     card_key: Callable[[str], str] = front_face_key,
     words_in: str = "fr",
+    *,
+    legal: Callable[[str], bool] | None = None,
+    by_the_rules: bool = False,
 ) -> Verdict:
     """`card_key`: the catalog card a name stands for (copies are counted per card).
-    `words_in`: the reader's language of the issues and warnings (rag.deckbuilding.wording)."""
+    `words_in`: the reader's language of the issues and warnings (rag.deckbuilding.wording).
+    A built deck must have each section's exact size (the reference's rule: the list is made
+    to that target). `by_the_rules`, for a player's own list: a constructed deck holds at
+    least its main size and at most its sideboard's (`DeckSpec.section_bounds`). `legal`:
+    whether a card may be played in the spec's format (a card it says no to is an issue)."""
     issues, warnings = [], []
     totals = {section: deck.total(section) for section in spec.section_sizes()}
-    for section, wanted in spec.section_sizes().items():
-        if totals[section] != wanted:
-            label = wording.label(SECTION_LABELS[section], words_in)
-            issues.append(wording.text("section_size", words_in, label=label, count=totals[section], wanted=wanted))
+    for section, (least, most) in spec.section_bounds(by_the_rules).items():
+        count, label = totals[section], wording.label(SECTION_LABELS[section], words_in)
+        if least == most and count != least:
+            issues.append(wording.text("section_size", words_in, label=label, count=count, wanted=least))
+        elif count < least:
+            issues.append(wording.text("section_min", words_in, label=label, count=count, wanted=least))
+        elif count > most:
+            issues.append(wording.text("section_max", words_in, label=label, count=count, wanted=most))
     for name, count in sorted(deck.copies_per_card(card_key).values()):
         if count > spec.max_copies and not is_basic_land(name):
             issues.append(wording.text("too_many", words_in, name=name, count=count, max=spec.max_copies))
+    if legal is not None:
+        banned = sorted({n for entries in deck.sections.values() for _, n in entries if not is_basic_land(n) and not legal(n)})
+        issues += [wording.text("not_legal", words_in, name=name, format=spec.format) for name in banned]
     present = deck.names()
     for anchor in anchors:
         aliases = {fold_name(n) for n in (anchor.get("card_name", ""), anchor.get("card_name_fr", "")) if n}

@@ -39,7 +39,11 @@ DEFAULTS = {
     "fab": dict(format="classic constructed", main=60, sideboard=0, max_copies=3,
                 roles={"attacks": 32, "actions": 12, "defense_reactions": 10, "instants": 6}),
 }  # fmt: skip
-MTG_LIMITED_FORMATS = {"commander": (100, 0, 1), "brawl": (60, 0, 1), "standardbrawl": (60, 0, 1)}
+# (main, sideboard, max copies) of the formats whose decks differ from the game's default
+MTG_LIMITED_FORMATS = {"commander": (100, 0, 1), "duel": (100, 0, 1), "brawl": (60, 0, 1), "standardbrawl": (60, 0, 1)}
+FAB_FORMATS = {"blitz": (40, 0, 2), "commoner": (40, 0, 2)}
+OTHER_FORMATS = {"mtg": MTG_LIMITED_FORMATS, "fab": FAB_FORMATS}
+NO_MAXIMUM = 1_000_000  # no rule caps a constructed main deck
 
 
 class DeckSpec(BaseModel):
@@ -85,6 +89,16 @@ class DeckSpec(BaseModel):
             sizes.update(runes=self.runes, battlefields=self.battlefields)
         return sizes
 
+    def section_bounds(self, by_the_rules: bool = False) -> dict[str, tuple[int, int]]:
+        """(at least, at most) cards per section. A built deck: the exact sizes. By the rules,
+        a Magic or Flesh and Blood constructed deck (not singleton, not Blitz) holds at least
+        its main size and up to its sideboard's (« 60 cards minimum, up to 15 in the
+        sideboard »); the other formats and Riftbound's sections stay exact."""
+        bounds = {section: (size, size) for section, size in self.section_sizes().items()}
+        if by_the_rules and self.game in ("mtg", "fab") and self.max_copies > 2:
+            bounds.update(main=(self.main, NO_MAXIMUM), sideboard=(0, self.sideboard))
+        return bounds
+
     def summary(self, words_in: str = "fr") -> str:
         parts = [str(self.main), str(self.sideboard)]
         if self.runes:
@@ -112,11 +126,12 @@ def _scaled_roles(game: str, main: int) -> dict[str, int]:
 def default_spec(game: str, *, format: str = "", colors=(), domains=(), hero: str = "", anchors=(), themes=()) -> DeckSpec:
     """The game's defaults, with what the question and the anchors already tell."""
     values = {**DEFAULTS[game], "game": game}
+    format = canonical_format(format)  # « EDH » → commander, « Standard Brawl » → standardbrawl; blank: the default
     if format:
         values["format"] = format
-        if game == "mtg" and format in MTG_LIMITED_FORMATS:
-            values["main"], values["sideboard"], values["max_copies"] = MTG_LIMITED_FORMATS[format]
-            values["roles"] = {}
+        if format in OTHER_FORMATS.get(game, {}):
+            values["main"], values["sideboard"], values["max_copies"] = OTHER_FORMATS[game][format]
+            values["roles"] = _scaled_roles(game, values["main"]) if game == "fab" else {}
     return DeckSpec(**values, colors=list(colors), domains=list(domains), hero=hero,
                     anchors=list(anchors), themes=list(themes))  # fmt: skip
 

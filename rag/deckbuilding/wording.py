@@ -12,6 +12,9 @@ from rag.llm.base import ClaudeQuotaError
 
 TEXTS = {
     "section_size": {"fr": "{label} : {count} cartes au lieu de {wanted}.", "en": "{label}: {count} cards instead of {wanted}."},
+    "section_min": {"fr": "{label} : {count} cartes, il en faut au moins {wanted}.", "en": "{label}: {count} cards, at least {wanted} are needed."},
+    "section_max": {"fr": "{label} : {count} cartes, {wanted} au plus.", "en": "{label}: {count} cards, {wanted} at most."},
+    "not_legal": {"fr": "{name} n'est pas autorisée en {format}.", "en": "{name} is not legal in {format}."},
     "too_many": {"fr": "{name} : {count} exemplaires, le maximum est {max}.", "en": "{name}: {count} copies, the maximum is {max}."},
     "anchor_missing": {"fr": "Carte obligatoire absente : {name}.", "en": "Mandatory card missing: {name}."},
     "unknown_card": {"fr": "Carte inconnue du catalogue : {name}.", "en": "Card not in the catalog: {name}."},

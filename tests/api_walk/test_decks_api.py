@@ -5,7 +5,8 @@ list is built from the catalog)."""
 import pytest
 
 from questions.models import ApiToken
-from tests.card_fixtures import dominaria  # noqa: F401
+from games.card_import import import_cards
+from tests.card_fixtures import SCRYFALL_SAMPLE, dominaria  # noqa: F401
 from tests.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
@@ -103,12 +104,12 @@ def test_a_pasted_list_with_too_many_copies_and_an_unknown_card_says_so(client, 
 
 
 def test_a_client_reading_english_gets_the_verdict_in_english(client, bob, dominaria):
-    pasted = PLAYABLE.replace("4 Opt", "6 Opt").replace("12 Island", "10 Island\n2 Black Lotus Of Nowhere")
+    pasted = PLAYABLE.replace("4 Opt", "6 Opt").replace("12 Island", "6 Island\n2 Black Lotus Of Nowhere")
     headers = {**bearer(bob), "Accept-Language": "en"}
 
     verdict = post(client, "/api/decks/validate", {"gameId": str(dominaria.pk), "decklist": pasted}, headers).json()["validation"]
 
-    assert verdict["issues"] == ["Main deck: 62 cards instead of 60.", "Opt: 6 copies, the maximum is 4."]
+    assert verdict["issues"] == ["Main deck: 58 cards, at least 60 are needed.", "Opt: 6 copies, the maximum is 4."]
     assert verdict["warnings"] == ["Card not in the catalog: Black Lotus Of Nowhere."]
 
 
@@ -138,3 +139,41 @@ def test_decks_are_for_whoever_may_ask(client, settings, bob, alice, dominaria):
     assert post(client, "/api/decks/validate", body, bearer(alice)).status_code == 200
     settings.ASK_ALLOW_ANONYMOUS = True
     assert post(client, "/api/decks/validate", body).status_code == 200
+
+
+def test_a_constructed_list_needs_at_least_60_cards_and_at_most_15_in_its_sideboard(client, bob, dominaria):
+    """By the rules, not the builder's target: 61 cards and a 7-card sideboard are legal."""
+    body = {"gameId": str(dominaria.pk), "format": "standard"}
+    longer = PLAYABLE.replace("12 Island", "13 Island").split("3 Unwind")[0]
+
+    verdict = post(client, "/api/decks/validate", {**body, "decklist": longer}, bearer(bob)).json()["validation"]
+    assert verdict["valid"] and verdict["totals"] == {"main": 61, "sideboard": 3}
+
+    too_wide = PLAYABLE + "3 Shivan Fire\n"
+    verdict = post(client, "/api/decks/validate", {**body, "decklist": too_wide}, bearer(bob)).json()["validation"]
+    assert verdict["issues"] == ["Sideboard : 18 cartes, 15 au plus."]
+
+
+def test_a_card_not_legal_in_the_format_is_an_issue(client, bob, dominaria):
+    import_cards(dominaria, SCRYFALL_SAMPLE)  # Dark Ritual: legal in Legacy, not in Standard
+    pasted = PLAYABLE.replace("4 Opt", "4 Dark Ritual")
+
+    standard = post(client, "/api/decks/validate", {"gameId": str(dominaria.pk), "format": "standard", "decklist": pasted},
+                    bearer(bob)).json()["validation"]  # fmt: skip
+    legacy = post(client, "/api/decks/validate", {"gameId": str(dominaria.pk), "format": "legacy", "decklist": pasted},
+                  bearer(bob)).json()["validation"]  # fmt: skip
+
+    assert standard["issues"] == ["Dark Ritual n'est pas autorisée en standard."]
+    assert "Dark Ritual" not in " ".join(legacy["issues"])
+
+
+@pytest.mark.parametrize("format, sizes", [("EDH", {"main": 100, "sideboard": 0}), ("Standard Brawl", {"main": 60, "sideboard": 0}),
+                                           ("   ", {"main": 60, "sideboard": 15})])  # fmt: skip
+def test_a_format_is_checked_by_its_usual_name_and_a_blank_one_is_the_default(client, bob, dominaria, format, sizes):
+    body = {"gameId": str(dominaria.pk), "format": format, "decklist": "1 Opt\n99 Island"}
+
+    response = post(client, "/api/decks/validate", body, bearer(bob))
+
+    assert response.status_code == 200, response.content
+    spec = response.json()["spec"]
+    assert {"main": spec["main"], "sideboard": spec["sideboard"]} == sizes

@@ -1,3 +1,5 @@
+import json
+
 from django.core.management import call_command
 
 from games.card_import import import_cards
@@ -40,6 +42,26 @@ def test_mtgjson_set_file_gives_french_names_and_standard_legality(db):
     assert "standard" in drake.legal_formats
     assert drake.set_code == "dom" and drake.set_name == "Dominaria"
     assert drake.attributes["types"] == ["creature"]
+
+
+def test_an_english_only_source_imported_after_keeps_the_french_names_and_texts(db, tmp_path):
+    """Scryfall's bulk files are mostly English prints: importing one after a set file with
+    French names must not take the French @-mentions away."""
+    game = magic()
+    import_cards(game, DOMINARIA)
+    english = [{"object": "card", "lang": "en", "layout": "normal", "oracle_id": "65f3ebeb-1ca5-4923-b681-032579991c8a",
+                "name": "Academy Drake", "mana_cost": "{2}{U}", "type_line": "Creature — Drake",
+                "oracle_text": "Kicker {4}\nFlying\nIf this creature was kicked, it enters with two +1/+1 counters on it.",
+                "cmc": 3, "colors": ["U"], "color_identity": ["U"], "legalities": {"standard": "not_legal", "modern": "legal"},
+                "set": "dmr", "set_name": "Dominaria Remastered", "rarity": "uncommon", "collector_number": "45"}]  # fmt: skip
+    (tmp_path / "bulk.json").write_text(json.dumps(english), encoding="utf-8")
+
+    report = import_cards(game, tmp_path / "bulk.json")
+
+    drake = Card.objects.get(game=game, name="Academy Drake")
+    assert report.updated == 1 and drake.set_code == "dmr"  # the English record's own fields are taken
+    assert drake.name_fr == "Drakôn de l'Académie" and drake.search_name_fr == "drakon de l'academie"
+    assert drake.text_fr
 
 
 def test_reimport_updates_changed_cards_and_keeps_unchanged_vectors(db, tmp_path):

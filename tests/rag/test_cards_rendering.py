@@ -64,7 +64,8 @@ def test_card_names_in_an_answer_are_wrapped_once_french_names_included():
 
 
 def test_basic_lands_in_french_and_english_are_recognised():
-    assert all(is_basic_land(n) for n in ["Forest", "Forêt", "Île", "Snow-Covered Island", "Wastes", "marais"])
+    assert all(is_basic_land(n) for n in ["Forest", "Forêt", "Île", "Snow-Covered Island", "Wastes", "marais",
+                                          "Forêt enneigée", "Marais enneigé", "Île enneigée"])  # French puts « enneigé » after
     assert not is_basic_land("Llanowar Elves")
 
 

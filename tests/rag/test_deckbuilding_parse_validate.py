@@ -89,3 +89,11 @@ def test_section_words_are_whole_words_and_hero_legend_belong_to_their_game():
     assert fab.sections == {"hero": [(1, "Katsu, the Wanderer")], "equipment": [(1, "Harmonized Kodachi")]}
     legend = parse_deck_response("### Légende\n1× [[card:Jinx - Loose Cannon]]\n### Runes (12)\n12× [[card:Fury Rune]]", "riftbound")
     assert legend.sections == {"legend": [(1, "Jinx - Loose Cannon")], "runes": [(12, "Fury Rune")]}
+
+
+def test_flesh_and_blood_blitz_and_commoner_decks_are_40_cards_with_two_copies_at_most():
+    for format in ("blitz", "Commoner"):
+        spec = default_spec("fab", format=format)
+        assert (spec.main, spec.sideboard, spec.max_copies) == (40, 0, 2)
+        assert sum(spec.roles.values()) == 40
+    assert (default_spec("fab").main, default_spec("fab").max_copies) == (60, 3)  # Classic Constructed
