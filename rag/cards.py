@@ -32,6 +32,20 @@ def fold_name(name: str) -> str:
     return " ".join(name.lower().split())
 
 
+ENGLISH_BASICS = {"plaine": "Plains", "ile": "Island", "marais": "Swamp", "montagne": "Mountain", "foret": "Forest"}
+
+
+def english_basic(name: str) -> str | None:
+    """The English name of a French basic land (« Île » → « Island », « Forêt enneigée » →
+    « Snow-Covered Forest »), None for any other name: Arena and MTGO know only English names."""
+    folded = fold_name(name)
+    plain = folded
+    for suffix in SNOW_SUFFIXES:
+        plain = plain.removesuffix(suffix)
+    english = ENGLISH_BASICS.get(plain)
+    return None if english is None else ("Snow-Covered " if plain != folded else "") + english
+
+
 def is_basic_land(name: str) -> bool:
     """Basic lands (French and English names, snow too) are exempt from the copy limit."""
     folded = fold_name(name)

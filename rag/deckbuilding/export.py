@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import quoteattr
 
+from rag.cards import english_basic
+
 from .parse_validate import ParsedDeck
 
 
@@ -27,20 +29,36 @@ def to_text(deck: ParsedDeck) -> str:
     return "\n".join(lines) + "\n"
 
 
+def in_english(entries: list[tuple[int, str]], cards: dict[str, dict]) -> list[tuple[int, str, dict]]:
+    """A section as Arena and MTGO read it: each card by its catalog's English name (its front
+    face), a French basic by its English one, and one line a card, its copies added up
+    (« 4 Drakôn de l'Académie » and « 2 Academy Drake » are 6 Academy Drake); with the card."""
+    merged: dict[str, list] = {}
+    for quantity, name in entries:
+        card = cards.get(name) or {}
+        english = front_face(card.get("card_name") or english_basic(name) or name)
+        if english in merged:
+            merged[english][0] += quantity
+        else:
+            merged[english] = [quantity, card]
+    return [(quantity, english, card) for english, (quantity, card) in merged.items()]
+
+
 def to_arena(deck: ParsedDeck, cards: dict[str, dict] | None = None) -> str:
     """`Companion` (when there is one) / `Deck` / `Sideboard` blocks of `N Name (SET) number` lines (set and number when known)."""
     cards = cards or {}
 
-    def line(quantity: int, name: str) -> str:
-        card = cards.get(name) or {}
-        number = (card.get("attributes") or {}).get("collector_number", "")
-        where = f" ({card['set'].upper()}) {number}" if card.get("set") and number else ""
-        return f"{quantity} {front_face(name)}{where}"
+    def block(section: str) -> list[str]:
+        lines = []
+        for quantity, name, card in in_english(deck.sections.get(section, []), cards):
+            number = (card.get("attributes") or {}).get("collector_number", "")
+            lines.append(f"{quantity} {name}" + (f" ({card['set'].upper()}) {number}" if card.get("set") and number else ""))
+        return lines
 
-    lines = ["Companion"] + [line(q, n) for q, n in deck.sections["companion"]] + [""] if deck.sections.get("companion") else []
-    lines += ["Deck"] + [line(q, n) for q, n in deck.sections.get("main", [])]
+    lines = ["Companion"] + block("companion") + [""] if deck.sections.get("companion") else []
+    lines += ["Deck"] + block("main")
     if deck.sections.get("sideboard"):
-        lines += ["", "Sideboard"] + [line(q, n) for q, n in deck.sections["sideboard"]]
+        lines += ["", "Sideboard"] + block("sideboard")
     return "\n".join(lines) + "\n"
 
 
@@ -49,11 +67,9 @@ def to_mtgo_dek(deck: ParsedDeck, cards: dict[str, dict] | None = None) -> str:
     cards = cards or {}
     rows = []
     for section, sideboard in (("main", "false"), ("sideboard", "true")):
-        for quantity, name in deck.sections.get(section, []):
-            cat_id = (cards.get(name, {}).get("attributes") or {}).get("mtgo_id") or 0
-            rows.append(
-                f'  <Cards CatID="{cat_id}" Quantity="{quantity}" Sideboard="{sideboard}" Name={quoteattr(front_face(name))} />'
-            )
+        for quantity, name, card in in_english(deck.sections.get(section, []), cards):
+            cat_id = (card.get("attributes") or {}).get("mtgo_id") or 0
+            rows.append(f'  <Cards CatID="{cat_id}" Quantity="{quantity}" Sideboard="{sideboard}" Name={quoteattr(name)} />')
     return (
         '<?xml version="1.0" encoding="utf-8"?>\n'
         '<Deck xmlns:xsd="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n'

@@ -177,3 +177,16 @@ def test_a_format_is_checked_by_its_usual_name_and_a_blank_one_is_the_default(cl
     assert response.status_code == 200, response.content
     spec = response.json()["spec"]
     assert {"main": spec["main"], "sideboard": spec["sideboard"]} == sizes
+
+
+def test_arena_and_mtgo_exports_name_each_card_once_in_english(client, bob, dominaria):
+    """A list pasted with French names (or both) exports what Arena and MTGO can import."""
+    pasted = PLAYABLE.replace("4 Academy Drake", "2 Drakôn de l'Académie\n2 Academy Drake").replace("12 Island", "12 Île")
+
+    exports = post(client, "/api/decks/validate", {"gameId": str(dominaria.pk), "decklist": pasted}, bearer(bob)).json()["exports"]
+
+    arena = exports["arena"].splitlines()
+    assert "4 Academy Drake (DOM) 40" in arena and "12 Island" in arena
+    assert not [line for line in arena if "Drakôn" in line or "Île" in line]
+    assert exports["mtgo_dek"].count('Name="Academy Drake"') == 1 and 'Quantity="4" Sideboard="false" Name="Academy Drake"' in exports["mtgo_dek"]
+    assert "2 Drakôn de l'Académie" in exports["text"]  # the plain list stays as the player wrote it
