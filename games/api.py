@@ -14,7 +14,7 @@ from ninja.errors import HttpError
 from ninja.pagination import paginate
 from ninja.responses import Status
 
-from runtime.api_access import STAFF
+from runtime.api_access import STAFF, is_staff
 from runtime.api_errors import READ_ERRORS, STAFF_ERRORS, ErrorOut, MappedPage, Pagination
 
 from . import services
@@ -46,9 +46,9 @@ def game_out(game: Game, booklet_count: int | None = None) -> dict:
     }
 
 
-def game_detail_out(game: Game) -> dict:
+def game_detail_out(game: Game, *, staff: bool) -> dict:
     booklets = game.booklets()
-    return {**game_out(game, booklet_count=len(booklets)), "booklets": booklets_out(game, booklets)}
+    return {**game_out(game, booklet_count=len(booklets)), "booklets": booklets_out(game, booklets, staff=staff)}
 
 
 @router.get("", response={200: list[GameOut], 401: ErrorOut, 422: ErrorOut}, url_name="oracle-game-list")
@@ -68,20 +68,20 @@ def create_game(request, payload: GameIn):
     game = services.create_game(
         name=payload.name.strip(), language=payload.language, bgg_id=payload.bgg_id, description=payload.description
     )
-    return Status(201, game_detail_out(game))
+    return Status(201, game_detail_out(game, staff=True))
 
 
 @router.get("/{game_id}", response={200: GameDetailOut, **READ_ERRORS}, url_name="oracle-game-detail")
 def get_game(request, game_id: UUID):
     """A game with its booklets (base rules first)."""
-    return game_detail_out(get_object_or_404(Game, pk=game_id))
+    return game_detail_out(get_object_or_404(Game, pk=game_id), staff=is_staff(request))
 
 
 @router.patch("/{game_id}", response={200: GameDetailOut, **STAFF_ERRORS}, auth=STAFF, url_name="oracle-game-update")
 def rename_game(request, game_id: UUID, payload: GamePatch):
     """Staff: rename the game (its chunks carry the new name to answers)."""
     game = services.rename_game(get_object_or_404(Game, pk=game_id), payload.name.strip())
-    return game_detail_out(game)
+    return game_detail_out(game, staff=True)
 
 
 @router.delete("/{game_id}", response={204: None, **STAFF_ERRORS, 409: ErrorOut}, auth=STAFF, url_name="oracle-game-delete")
@@ -102,7 +102,7 @@ def list_booklets(request, game_id: UUID, kind: str = Query("", max_length=20), 
     index state and last ingestion job; `kind` and `language` filter them."""
     game = get_object_or_404(Game, pk=game_id)
     booklets = [b for b in game.booklets() if (not kind or b.kind == kind) and (not language or b.language == language)]
-    return booklets_out(game, booklets)
+    return booklets_out(game, booklets, staff=is_staff(request))
 
 
 class CardOut(Schema):

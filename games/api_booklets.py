@@ -13,12 +13,12 @@ from ninja.responses import Status
 
 from rag.page_render import ensure_page_image
 from runtime import components
-from runtime.api_access import STAFF
+from runtime.api_access import STAFF, is_staff
 from runtime.api_errors import READ_ERRORS, STAFF_ERRORS, ErrorOut
 
 from . import services
 from .models import Booklet, Game
-from .page_sources import pdf_of
+from .page_sources import pdf_served
 from .schemas import BookletOut, BookletPatch
 
 router = Router(tags=["booklets"])
@@ -40,11 +40,13 @@ def job_summary(job) -> dict | None:
     }
 
 
-def booklets_out(game: Game, booklets: list[Booklet]) -> list[dict]:
+def booklets_out(game: Game, booklets: list[Booklet], *, staff: bool) -> list[dict]:
     """The booklets of one game as the API shows them, in the same few queries however many
-    there are: their chunk counts and their last jobs are read for the whole game at once."""
+    there are: their chunk counts and their last jobs are read for the whole game at once.
+    The last job only for `staff`: a failed one's error names the server's folders, and the
+    ingestions are staff's (a reader's `GET /api/ingest/{id}` is a 403)."""
     statuses = services.booklet_statuses(game)
-    jobs = services.last_jobs(game)
+    jobs = services.last_jobs(game) if staff else {}
     return [booklet_out(b, statuses.get(b.extension_id, services.NO_CHUNKS), jobs.get(b.extension_id)) for b in booklets]
 
 
@@ -67,8 +69,8 @@ def booklet_out(booklet: Booklet, status: services.BookletStatus, last_job) -> d
     }
 
 
-def one_booklet_out(booklet: Booklet) -> dict:
-    return booklets_out(booklet.game, [booklet])[0]
+def one_booklet_out(booklet: Booklet, *, staff: bool) -> dict:
+    return booklets_out(booklet.game, [booklet], staff=staff)[0]
 
 
 def get_booklet(booklet_id: UUID) -> Booklet:
@@ -82,7 +84,7 @@ def get_booklet(booklet_id: UUID) -> Booklet:
 def get_booklet_detail(request, booklet_id: UUID):
     """A booklet: kind, language, pages, chunks, index state (`empty`, `pending` until the
     index owner syncs, `indexed`) and its last ingestion job."""
-    return one_booklet_out(get_booklet(booklet_id))
+    return one_booklet_out(get_booklet(booklet_id), staff=is_staff(request))
 
 
 @router.patch("/{booklet_id}", response={200: BookletOut, **STAFF_ERRORS}, auth=STAFF, url_name="oracle-booklet-update")
@@ -94,7 +96,7 @@ def update_booklet(request, booklet_id: UUID, payload: BookletPatch):
         booklet = services.rename_booklet(booklet, payload.name.strip())
     if payload.language is not None and payload.language != booklet.language:
         booklet = services.set_booklet_language(booklet, payload.language)
-    return one_booklet_out(booklet)
+    return one_booklet_out(booklet, staff=True)
 
 
 @router.delete("/{booklet_id}", response={204: None, **STAFF_ERRORS, 409: ErrorOut}, auth=STAFF, url_name="oracle-booklet-delete")
@@ -116,8 +118,8 @@ def delete_booklet(request, booklet_id: UUID):
     openapi_extra={"responses": {200: {"description": "The booklet's PDF.", "content": PDF}}},
 )
 def get_booklet_pdf(request, booklet_id: UUID):
-    """The booklet's PDF (404 when none is stored)."""
-    path = pdf_of(get_booklet(booklet_id))
+    """The booklet's PDF (404 when none is stored, or for a reader, none read yet)."""
+    path = pdf_served(get_booklet(booklet_id), staff=is_staff(request))
     if path is None:
         raise Http404
     return FileResponse(path.open("rb"), content_type="application/pdf", filename=path.name)
@@ -133,7 +135,7 @@ def get_booklet_page(request, booklet_id: UUID, page: int):
     """One page of the booklet as an image (1 is the first page), rendered from its PDF the
     first time it is asked for. 404 for a page the PDF does not have."""
     booklet = get_booklet(booklet_id)
-    if pdf_of(booklet) is None or not 1 <= page <= (booklet.owner.pdf_pages or 0):
+    if pdf_served(booklet, staff=is_staff(request)) is None or not 1 <= page <= (booklet.owner.pdf_pages or 0):
         raise Http404
     image = ensure_page_image(booklet.images_dir, page, components.page_renderer())
     if image is None:

@@ -26,6 +26,14 @@ def pdf_of(booklet: Booklet) -> Path | None:
     return path if path.is_file() else None
 
 
+def pdf_served(booklet: Booklet, *, staff: bool) -> Path | None:
+    """The booklet's PDF as a reader may fetch it or see its pages: stored, and read (it has
+    rules) unless the caller is staff. A first upload waiting for its reading, or one the PDF
+    guard refused as unsafe, is neither handed out nor rendered for players."""
+    path = pdf_of(booklet)
+    return path if path is not None and (staff or booklet.chunks().exists()) else None
+
+
 def pdf_for_images_dir(folder: Path) -> Path | None:
     """The PDF whose pages `folder` (PAGE_IMAGES_DIR/<slug>) holds, or None."""
     if Path(folder).parent != Path(settings.PAGE_IMAGES_DIR):

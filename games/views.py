@@ -53,11 +53,15 @@ def home(request):
     return render(request, "games/home.html", {"cards": [GameCard.of(game) for game in games]})
 
 
-def booklet_owner(booklet_id: uuid.UUID) -> Game | Extension:
-    """The Game (base booklet) or Extension with this id whose PDF is stored; else 404."""
+def booklet_owner(booklet_id: uuid.UUID, user) -> Game | Extension:
+    """The Game (base booklet) or Extension with this id whose PDF is stored and, for anyone
+    but staff, read (`page_sources.pdf_served`); else 404."""
     owner = Game.objects.filter(pk=booklet_id).first() or Extension.objects.filter(pk=booklet_id).first()
     if owner is None or not owner.pdf or not owner.pdf.storage.exists(owner.pdf.name):
         raise Http404("No such booklet, or its PDF is missing")
+    booklet = owner.booklet if isinstance(owner, Extension) else owner.base_booklet
+    if not user.is_staff and not booklet.chunks().exists():
+        raise Http404("No such booklet, or not read yet")
     return owner
 
 
@@ -84,7 +88,7 @@ def booklet_pdf(request, booklet_id: uuid.UUID):
     if not may_read(request):
         return unavailable(request, signed_out=True)
     try:
-        owner = booklet_owner(booklet_id)
+        owner = booklet_owner(booklet_id, request.user)
         handle = owner.pdf.open("rb")
     except (Http404, FileNotFoundError):
         return unavailable(request, signed_out=False)
@@ -96,7 +100,7 @@ def booklet_viewer(request, booklet_id: uuid.UUID):
     if not may_read(request):
         return unavailable(request, signed_out=True)
     try:
-        owner = booklet_owner(booklet_id)
+        owner = booklet_owner(booklet_id, request.user)
     except Http404:
         return unavailable(request, signed_out=False)
     name = owner.name if isinstance(owner, Extension) else (owner.booklet_name or owner.name)
@@ -108,7 +112,7 @@ def booklet_page_words(request, booklet_id: uuid.UUID, page: int):
     (missing) text layer cannot show; 404 when the page was not read by OCR."""
     if not may_read(request):
         raise Http404("No such booklet")  # fetched by the viewer's script: no login redirect
-    owner = booklet_owner(booklet_id)
+    owner = booklet_owner(booklet_id, request.user)
     booklet = owner.booklet if isinstance(owner, Extension) else owner.base_booklet
     found = OcrPageWords.objects.of_booklet(booklet).filter(page=page).first()
     if found is None:

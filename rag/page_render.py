@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import fcntl
 import logging
+import math
 import os
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +35,10 @@ log = logging.getLogger(__name__)
 
 PNG_COMPRESS_LEVEL = 1  # PNG's default level costs ~15x the rendering itself, for ~20 % fewer bytes
 RENDER_TIMEOUT_S = 300
+# An A4 page at 300 DPI is 8.7 Mpx; a page the PDF guard lets through (3500 pt a side) would be
+# 200 Mpx, over a gigabyte in the web process and in pdftoppm, for any reader who asks for it.
+MAX_PAGE_PIXELS = 25_000_000
+PAGE_SIZE_RE = re.compile(r"([\d.]+) x ([\d.]+) pts")
 
 
 class PageRenderError(RuntimeError):
@@ -74,13 +80,29 @@ def _convert(pdf_path: Path, first: int, last: int, dpi: int, threads: int) -> l
         raise PageRenderError(f"pages {first}-{last} of {Path(pdf_path).name}: {_one_line(exc)}") from exc
 
 
+def capped_dpi(pdf_path: Path, first: int, last: int, dpi: int) -> int:
+    """`dpi`, lowered so that no page from `first` to `last` renders to more than
+    MAX_PAGE_PIXELS (poppler's pdfinfo reads the pages' sizes, not their content)."""
+    try:
+        info = pdfinfo_from_path(str(pdf_path), first_page=first, last_page=last)
+    except Exception as exc:  # a truncated PDF: as _convert's errors
+        raise PageRenderError(f"{Path(pdf_path).name}: {_one_line(exc)}") from exc
+    for key, value in info.items():
+        size = PAGE_SIZE_RE.search(str(value)) if key.endswith(" size") else None
+        if size:
+            square_inches = float(size[1]) * float(size[2]) / 72**2
+            dpi = min(dpi, max(1, math.floor(math.sqrt(MAX_PAGE_PIXELS / max(square_inches, 1e-6)))))
+    return dpi
+
+
 def render_page(pdf_path: Path, page: int, target: Path, dpi: int) -> Path:
-    """Render one page to `target` (once, whoever else asks at the same time)."""
+    """Render one page to `target` (once, whoever else asks at the same time), at `dpi` or
+    less for a page too large (`capped_dpi`)."""
     target = Path(target)
     with _page_lock(target):
         if is_fresh(target, pdf_path):
             return target  # another asker rendered it while we waited for the lock
-        images = _convert(pdf_path, page, page, dpi, 1)
+        images = _convert(pdf_path, page, page, capped_dpi(pdf_path, page, page, dpi), 1)
         if not images:
             raise PageRenderError(f"page {page} of {Path(pdf_path).name}: poppler returned no image")
         _save(images[0], target)
@@ -116,7 +138,8 @@ def render_all(
             for number in run:
                 render_page(pdf_path, number, page_image_path(folder, number), dpi)
         else:
-            for number, image in zip(range(first, last + 1), _convert(pdf_path, first, last, dpi, step)):
+            batch_dpi = capped_dpi(pdf_path, first, last, dpi)
+            for number, image in zip(range(first, last + 1), _convert(pdf_path, first, last, batch_dpi, step)):
                 target = page_image_path(folder, number)
                 with _page_lock(target):
                     if not is_fresh(target, pdf_path):

@@ -39,3 +39,8 @@ class StaffOnly(HttpBearer):
 
 
 STAFF = [StaffOnly()]
+
+
+def is_staff(request) -> bool:
+    """Whether the caller the operation's authentication recognised is staff."""
+    return bool(getattr(getattr(request, "auth", None), "is_staff", False))

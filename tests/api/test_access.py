@@ -8,7 +8,7 @@ import pytest
 from django.core.files.base import ContentFile
 
 from ingest.models import IngestJob
-from tests.factories import ExtensionFactory, GameFactory
+from tests.factories import ChunkFactory, ExtensionFactory, GameFactory
 from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
 
 pytestmark = pytest.mark.django_db
@@ -21,6 +21,7 @@ def world(tmp_path):
     game.pdf.save("heat.pdf", ContentFile(pdf))
     extension = ExtensionFactory(game=game, name="Pluie", slug="heat-pluie", pdf_pages=2)
     extension.pdf.save("heat-pluie.pdf", ContentFile(pdf))
+    ChunkFactory(game=game)  # its base booklet was read: players may fetch its PDF and pages
     failed = IngestJob.objects.create(game=game, status=IngestJob.Status.ERROR, pdf_path=game.pdf.name, error="boom")
     done = IngestJob.objects.create(game=game, status=IngestJob.Status.DONE, pdf_path=game.pdf.name)
     done.emit("done", {"chunks": 0})

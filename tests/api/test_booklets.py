@@ -33,6 +33,29 @@ def test_a_booklet_serves_its_pdf_and_its_pages(player, heat):
     assert player.get(f"/api/booklets/{heat.pk}/pages/99").status_code == 404
 
 
+def test_a_booklet_not_read_yet_is_served_to_staff_only(player, admin, heat, client, bob, alice):
+    """A first upload waiting for its reading, or one the PDF guard refused, has its PDF
+    stored: players got it, and its pages rendered on demand."""
+    base = heat.pk
+    Chunk.objects.filter(game=heat, extension=None).delete()  # as before its first reading ends
+
+    for url in (f"/api/booklets/{base}/pdf", f"/api/booklets/{base}/pages/1"):
+        assert player.get(url).status_code == 404
+        assert admin.get(url).status_code == 200
+    client.force_login(bob)
+    assert client.get(f"/booklets/{base}/pdf").status_code == 404
+    assert client.get(f"/booklets/{base}/view").status_code == 404
+    client.force_login(alice)
+    assert client.get(f"/booklets/{base}/pdf").status_code == 200
+
+
+def test_a_booklets_last_ingestion_is_shown_to_staff_only(player, admin, heat):
+    """A failed job's error names the server's folders; the ingestions are staff's."""
+    assert all(b["last_job"] is None for b in player.get(f"/api/games/{heat.pk}").json()["booklets"])
+    assert player.get(f"/api/booklets/{heat.pk}").json()["last_job"] is None
+    assert admin.get(f"/api/booklets/{heat.pk}").json()["last_job"]["status"] == "done"
+
+
 def test_changing_the_language_reindexes_the_booklet(admin, heat, store):
     rain = Extension.objects.get(game=heat)
 

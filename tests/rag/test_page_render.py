@@ -104,3 +104,24 @@ def test_prerendering_renders_the_missing_pages_only(tmp_path, counted):
     assert rendered == pages - 1
     assert sorted(p.name for p in folder.glob("*.png")) == [f"page-{n:02d}.png" for n in range(1, pages + 1)]
     assert sum(last - first + 1 for first, last in counted) == pages - 1
+
+
+def test_a_huge_page_is_rendered_within_the_pixel_budget_an_ordinary_one_at_its_dpi(tmp_path):
+    """A 3400 pt square page (the PDF guard lets 3500 through) was 200 Mpx at 300 DPI: over a
+    gigabyte in the web process for any reader asking for its page image."""
+    from fpdf import FPDF
+
+    pdf = FPDF(unit="pt", format=(3400, 3400))
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=40)
+    pdf.text(100, 100, "Plateau")
+    pdf.output(str(tmp_path / "huge.pdf"))
+    folder = tmp_path / "images" / "huge"
+    renderer = page_render.LazyRenderer(source=lambda f: tmp_path / "huge.pdf", dpi=300)
+
+    with Image.open(page_render.ensure_page_image(folder, 1, renderer)) as image:
+        assert image.width * image.height <= page_render.MAX_PAGE_PIXELS
+        assert image.width >= 4000  # still a readable board: the budget, not a thumbnail
+
+    a4 = rulebook_pdf(tmp_path / "a4.pdf", LOREM_RULES)
+    assert page_render.capped_dpi(a4, 1, 2, 300) == 300
