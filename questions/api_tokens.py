@@ -13,7 +13,7 @@ else never); it records who issued it (`createdBy`). Deactivating a user revokes
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from django.contrib.auth import authenticate
+from django.contrib.auth import authenticate, get_user_model
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -40,10 +40,12 @@ class PasswordAuth(HttpBasicAuth):
 
     A name or password holding a NUL character is no account's (the login form refuses it
     too): it is answered 401 before django-axes looks it up, which PostgreSQL's text fields
-    refuse with an error (a 500 before)."""
+    refuse with an error (a 500 before). Nor is a name longer than a username may be: its
+    failure, logged by django-axes in a 255-character column, was a 500 on PostgreSQL."""
 
     def authenticate(self, request, username: str, password: str):
-        if "\x00" in username or "\x00" in password:
+        too_long = len(username) > get_user_model()._meta.get_field("username").max_length
+        if too_long or "\x00" in username or "\x00" in password:
             return None
         user = authenticate(request, username=username, password=password)
         return user if user is not None and user.is_active else None

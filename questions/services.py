@@ -124,8 +124,16 @@ def own_conversation(asker: Asker, conversation_id: UUID) -> Conversation:
         raise NotFound() from None
 
 
+def refuse_nul(field: str, text: str) -> str:
+    """`text`, unless it holds the NUL character: PostgreSQL's text columns refuse it (a 500).
+    The API refuses it as it reads its input (runtime/api_input.py); the chat's forms here."""
+    if "\x00" in text:
+        raise Invalid(field, _("le caractère nul (U+0000) n'est pas admis"))
+    return text
+
+
 def question_text(text: str) -> str:
-    text = (text or "").strip()
+    text = refuse_nul("question", (text or "").strip())
     if not text:
         raise Invalid("question", _("Écrivez d'abord votre question."))
     if len(text) > MAX_QUESTION_CHARS:
@@ -255,7 +263,7 @@ def rate_answer(asker: Asker, question_id: UUID, *, rating=UNCHANGED, comment=UN
     if not question.is_answered:
         raise NotReady(_("La question n'a pas encore de réponse."))
     rating = question.rating if rating is UNCHANGED else rating
-    comment = question.feedback_comment if comment is UNCHANGED else comment
+    comment = question.feedback_comment if comment is UNCHANGED else refuse_nul("comment", comment)
     try:
         return record_feedback(question, rating=rating, comment=comment)
     except ValueError:

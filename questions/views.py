@@ -188,9 +188,18 @@ def _card_mentions(raw: str) -> list[str]:
     except (ValueError, RecursionError):  # RecursionError: thousands of nested `[`
         names = None
     if (not isinstance(names, list) or len(names) > MAX_MENTIONS
-            or not all(isinstance(n, str) and 0 < len(n) <= MAX_CARD_NAME for n in names)):
+            or not all(isinstance(n, str) and 0 < len(n) <= MAX_CARD_NAME and _storable(n) for n in names)):
         raise Invalid("card_mentions", _("Cartes citées illisibles."))
     return names
+
+
+def _storable(name: str) -> bool:
+    """No NUL and no lone surrogate (« \\ud800 » in the JSON): PostgreSQL refuses both (a 500)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return "\x00" not in name
 
 
 def _ticked(request, game: Game) -> list | None:

@@ -57,6 +57,16 @@ def test_a_token_name_holding_nul_is_refused(bob):
     assert not ApiToken.objects.exists()
 
 
+def test_a_basic_login_with_a_name_longer_than_any_username_is_a_401(db):
+    """django-axes logs the failure in a 255-character column: PostgreSQL refused it (a 500)."""
+    for name in ("u" * 256, "u" * 5000):
+        client = Client(headers={"Authorization": "Basic " + base64.b64encode(f"{name}:x".encode()).decode()})
+
+        response = client.post("/api/tokens", json.dumps({"name": "script"}), content_type="application/json")
+
+        assert response.status_code == 401, response.content[:200]
+
+
 def test_a_feedback_comment_holding_nul_is_refused_and_the_rating_kept(player, bob):
     question = QuestionFactory(user=bob, status="done", answer="Deux.", rating=-1, feedback_comment="Vague.")
 
