@@ -144,16 +144,9 @@ def validate_deck(
     to that target). `by_the_rules`, for a player's own list: a constructed deck holds at
     least its main size and at most its sideboard's (`DeckSpec.section_bounds`). `legal`:
     whether a card may be played in the spec's format (a card it says no to is an issue)."""
-    issues, warnings = [], []
+    warnings = []
     totals = {section: deck.total(section) for section in spec.section_sizes()}
-    for section, (least, most) in spec.section_bounds(by_the_rules).items():
-        count, label = totals[section], wording.label(SECTION_LABELS[section], words_in)
-        if least == most and count != least:
-            issues.append(wording.text("section_size", words_in, label=label, count=count, wanted=least))
-        elif count < least:
-            issues.append(wording.text("section_min", words_in, label=label, count=count, wanted=least))
-        elif count > most:
-            issues.append(wording.text("section_max", words_in, label=label, count=count, wanted=most))
+    issues = _size_issues(totals, spec.section_bounds(by_the_rules), words_in)
     for name, count in sorted(deck.copies_per_card(card_key).values()):
         if count > spec.max_copies and not is_basic_land(name):
             issues.append(wording.text("too_many", words_in, name=name, count=count, max=spec.max_copies))
@@ -169,3 +162,16 @@ def validate_deck(
         unknown = sorted({n for entries in deck.sections.values() for _, n in entries if not is_basic_land(n) and not known(n)})
         warnings += [wording.text("unknown_card", words_in, name=name) for name in unknown]
     return Verdict(valid=not issues, issues=issues, warnings=warnings, totals=totals)
+
+
+def _size_issues(totals: dict[str, int], bounds: dict[str, tuple[int, int]], words_in: str) -> list[str]:
+    issues = []
+    for section, (least, most) in bounds.items():
+        count, label = totals[section], wording.label(SECTION_LABELS[section], words_in)
+        if least == most and count != least:
+            issues.append(wording.text("section_size", words_in, label=label, count=count, wanted=least))
+        elif count < least:
+            issues.append(wording.text("section_min", words_in, label=label, count=count, wanted=least))
+        elif count > most:
+            issues.append(wording.text("section_max", words_in, label=label, count=count, wanted=most))
+    return issues

@@ -24,7 +24,7 @@ QUOTE = "pioche deux cartes"
 @pytest.fixture
 def booklet(transactional_db):
     pdf = pdf_of_pages(PAGES)
-    game = GameFactory(name="Course Folle", slug="course-folle")
+    game = GameFactory(name="Course Folle", slug="course-folle", rules=True)
     game.pdf.save("course-folle.pdf", ContentFile(pdf))
     return game, pdf
 
@@ -134,7 +134,7 @@ RULEBOOK = EVAL_CORPUS / "rulebooks/artigiano-renaissance_regle_fr.pdf"  # ../sh
 
 @pytest.mark.skipif(not RULEBOOK.is_file(), reason="needs the eval corpus (../shared/eval-corpus or EVAL_CORPUS_DIR)")
 def test_a_real_rulebook_quote_over_two_lines_with_a_ligature_is_highlighted_on_its_lines(browser, live_daphne, bob):
-    game = GameFactory(name="Artigiano", slug="artigiano")
+    game = GameFactory(name="Artigiano", slug="artigiano", rules=True)
     game.pdf.save("artigiano.pdf", ContentFile(RULEBOOK.read_bytes()))
     # "Enﬁn" is written with the ﬁ ligature; the quote's two lines, as pdfminer places them:
     first, size = quote_in_pdf(RULEBOOK.read_bytes(), 2, "améliorer les matériaux ou les châteaux. En")

@@ -11,9 +11,9 @@ PDF_BYTES = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 
 @pytest.fixture
 def game_with_pdfs(db):
-    game = GameFactory(name="Heat")
+    game = GameFactory(name="Heat", rules=True)
     game.pdf.save("heat.pdf", ContentFile(PDF_BYTES))
-    ext = ExtensionFactory(game=game, name="Tempête")
+    ext = ExtensionFactory(game=game, name="Tempête", rules=True)
     ext.pdf.save("tempete.pdf", ContentFile(PDF_BYTES + b"ext"))
     return game
 

@@ -49,8 +49,8 @@ def test_traversal_in_any_file_url_never_serves_a_file(client, bob, secret_outsi
 @pytest.mark.parametrize("stored", ["../secret.txt", "../../secret.txt", "ABSOLUTE", "pdfs/../../secret.txt"])
 def test_tampered_stored_pdf_path_is_refused_not_followed(client, bob, settings, secret_outside_media, stored):
     """Even if a row's path were edited to point outside MEDIA_ROOT, the view refuses it."""
-    game = GameFactory(name="Heat")
-    ext = ExtensionFactory(game=game, name="Tempête")
+    game = GameFactory(name="Heat", rules=True)  # read: only the stored path keeps it from being served
+    ext = ExtensionFactory(game=game, name="Tempête", rules=True)
     settings.MEDIA_ROOT.mkdir(parents=True, exist_ok=True)
     for owner in (game, ext):
         type(owner).objects.filter(pk=owner.pk).update(
@@ -84,7 +84,7 @@ def test_uploaded_file_and_game_names_cannot_place_files_outside_the_media_folde
 
 
 def test_existing_booklet_is_still_served_by_its_id(client, bob):
-    game = GameFactory(name="Heat")
+    game = GameFactory(name="Heat", rules=True)
     game.pdf.save("heat.pdf", ContentFile(b"%PDF-1.4 ok"))
     client.force_login(bob)
     assert b"".join(client.get(f"/booklets/{game.pk}/pdf").streaming_content) == b"%PDF-1.4 ok"

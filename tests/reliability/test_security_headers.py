@@ -33,7 +33,7 @@ def test_pages_forbid_inline_and_foreign_scripts_and_being_framed(client, bob):
 
 
 def test_the_booklet_viewer_may_be_framed_by_our_chat_and_run_pdfjs(client, bob):
-    game = GameFactory(name="Heat")
+    game = GameFactory(name="Heat", rules=True)
     game.pdf.save("heat.pdf", ContentFile(b"%PDF-1.4"))
     client.force_login(bob)
     for path in (f"/booklets/{game.pk}/view", f"/booklets/{game.pk}/pdf"):
