@@ -15,6 +15,7 @@ from rag.deckbuilding.export import exports_for
 from rag.deckbuilding.parse_validate import ParsedDeck, Verdict
 from rag.deckbuilding.spec import hero_name
 from rag.deckbuilding.wording import reader
+from rag.synergy import FORMATS
 from runtime import components
 
 from .card_indexing import card_collection, card_payload, meta_collection
@@ -119,7 +120,8 @@ def check_decklist(game: Game, text: str, format: str = "") -> CheckedList:
         for quantity, name in entries:
             deck.add(section, quantity, name)
     spec = default_spec(game.card_game, format=format)
-    known, rows = catalog_names(game), cards_known_as(game, deck.copies())
+    names = {name for entries in deck.sections.values() for _, name in entries}  # the companion's too
+    known, rows = catalog_names(game), cards_known_as(game, names)
     verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known, catalog_card_key(game), lang,
                             legal=_legal_in(spec, rows), by_the_rules=True)  # fmt: skip
     verdict = replace(verdict, warnings=unread_warnings(parsed.unread, lang) + verdict.warnings)
@@ -131,7 +133,7 @@ def _legal_in(spec, rows: dict):
     """Whether a name of the list may be played in the spec's format, by the catalog's Magic
     legalities (Scryfall's and MTGJSON's format keys); a card the catalog does not know, or
     knows without legalities, is not judged here (unknown cards have their own warning)."""
-    if spec.game != "mtg":
+    if spec.game != "mtg" or spec.format not in FORMATS:  # a name we do not know is no legality key
         return None
     return lambda name: name not in rows or not rows[name].legal_formats or spec.format in rows[name].legal_formats
 

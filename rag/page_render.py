@@ -134,12 +134,12 @@ def render_all(
     for start in range(0, len(missing), step):
         run = missing[start : start + step]
         first, last = run[0], run[-1]
-        if last - first + 1 != len(run):  # not contiguous: page by page
+        # not contiguous, or a page too large for `dpi` among them (it would lower the others'): page by page
+        if last - first + 1 != len(run) or capped_dpi(pdf_path, first, last, dpi) < dpi:
             for number in run:
                 render_page(pdf_path, number, page_image_path(folder, number), dpi)
         else:
-            batch_dpi = capped_dpi(pdf_path, first, last, dpi)
-            for number, image in zip(range(first, last + 1), _convert(pdf_path, first, last, batch_dpi, step)):
+            for number, image in zip(range(first, last + 1), _convert(pdf_path, first, last, dpi, step)):
                 target = page_image_path(folder, number)
                 with _page_lock(target):
                     if not is_fresh(target, pdf_path):
@@ -158,9 +158,15 @@ class LazyRenderer:
     dpi: int = 300
 
 
+_failed: dict[tuple[str, int], float] = {}  # (folder, page) -> the PDF's mtime when poppler failed on it
+MAX_FAILURES_KEPT = 10_000
+
+
 def ensure_page_image(folder: str | Path, page: int, renderer: LazyRenderer) -> Path | None:
     """The page's image, rendered now if it never was (or was rendered from an older upload).
-    None when the PDF is unknown or poppler fails: an answer is never lost for an image."""
+    None when the PDF is unknown or poppler fails: an answer is never lost for an image. A
+    page poppler failed on is not tried again until its PDF changes (each try ran pdftoppm
+    again, for any reader asking)."""
     folder = Path(folder)
     existing = page_images.resolve_page_image(folder, page)
     pdf_path = renderer.source(folder) if renderer.source else None
@@ -168,8 +174,14 @@ def ensure_page_image(folder: str | Path, page: int, renderer: LazyRenderer) -> 
         return existing
     if pdf_path is None or not Path(pdf_path).is_file():
         return existing
+    key, version = (str(folder), page), Path(pdf_path).stat().st_mtime
+    if _failed.get(key) == version:
+        return None
     try:
         return render_page(pdf_path, page, page_image_path(folder, page), renderer.dpi)
     except (PageRenderError, OSError) as exc:
         log.warning("page image %s p.%d not rendered: %s", folder.name, page, exc)
+        if len(_failed) >= MAX_FAILURES_KEPT:
+            _failed.clear()
+        _failed[key] = version
         return None

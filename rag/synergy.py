@@ -40,7 +40,7 @@ FORMATS = {
     "standard": ("standard",), "pioneer": ("pioneer",), "modern": ("modern", "moderne"),
     "legacy": ("legacy",), "vintage": ("vintage",), "pauper": ("pauper",),
     "commander": ("commander", "edh"), "historic": ("historic", "historique"), "explorer": ("explorer",),
-    "timeless": ("timeless",), "brawl": ("brawl",), "standardbrawl": ("standard brawl",), "duel": ("duel commander",),
+    "timeless": ("timeless",), "brawl": ("brawl", "historic brawl"), "standardbrawl": ("standard brawl",), "duel": ("duel commander",),
     "alchemy": ("alchemy",), "premodern": ("premodern",),
     "classic constructed": ("classic constructed", "cc"), "blitz": ("blitz",), "commoner": ("commoner",),
 }  # fmt: skip

@@ -36,10 +36,9 @@ def rejoin_justified_lines(boxes: list[LTTextBox], laparams: LAParams) -> list[L
                 continue
             pieces = [other for _, other in lines
                       if other is line or (id(other) not in taken and id(other) not in joined and _same_row(line, other, width))]
-            if len(pieces) > 1:
-                pieces.sort(key=lambda piece: piece.x0)
-                joined[id(pieces[0])] = pieces
-                taken |= {id(piece) for piece in pieces[1:]}
+            if len(pieces) > 1:  # the line stays in its paragraph, whichever piece stands first
+                joined[id(line)] = sorted(pieces, key=lambda piece: piece.x0)
+                taken |= {id(piece) for piece in pieces if piece is not line}
     if not joined:
         return boxes
     rebuilt = (_rebuilt(box, joined, taken, laparams) for box in boxes)
@@ -52,12 +51,15 @@ def _lines(box: LTTextBox) -> list[LTTextLineHorizontal]:
 
 def _column(box: LTTextBox, paragraphs: list[LTTextBox]) -> tuple[float, float]:
     """The width of `box`'s column: from its left edge to the farthest right edge of the
-    paragraphs that start where it starts, at its size. A paragraph of short lines (« Green:
-    Recycl' / specializes in … ») is narrower than the line its cut words stretched across."""
+    paragraphs that start where it starts, at its size (a paragraph of short lines, « Green:
+    Recycl' / specializes in … », is narrower than the line its cut words stretched across),
+    but never into a paragraph standing beside it (a full-width introduction starting where a
+    left column starts would otherwise widen that column over the right one)."""
     height = _lines(box)[0].height
     right = max(other.x1 for other in paragraphs
                 if abs(other.x0 - box.x0) <= EDGE and abs(_lines(other)[0].height - height) <= SIZE * height)  # fmt: skip
-    return box.x0, right
+    beside = [other.x0 for other in paragraphs if other.x0 >= box.x1 - EDGE and other.y0 < box.y1 and other.y1 > box.y0]
+    return box.x0, min([right, *beside])
 
 
 def _has_words(line: LTTextLine) -> bool:

@@ -39,6 +39,7 @@ def in_english(entries: list[tuple[int, str]], cards: dict[str, dict]) -> list[t
         english = front_face(card.get("card_name") or english_basic(name) or name)
         if english in merged:
             merged[english][0] += quantity
+            merged[english][1] = merged[english][1] or card  # a spelling the catalog knows gives the set
         else:
             merged[english] = [quantity, card]
     return [(quantity, english, card) for english, (quantity, card) in merged.items()]

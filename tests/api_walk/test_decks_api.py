@@ -190,3 +190,12 @@ def test_arena_and_mtgo_exports_name_each_card_once_in_english(client, bob, domi
     assert not [line for line in arena if "Drakôn" in line or "Île" in line]
     assert exports["mtgo_dek"].count('Name="Academy Drake"') == 1 and 'Quantity="4" Sideboard="false" Name="Academy Drake"' in exports["mtgo_dek"]
     assert "2 Drakôn de l'Académie" in exports["text"]  # the plain list stays as the player wrote it
+
+
+def test_a_format_no_legality_knows_judges_no_card_illegal(client, bob, dominaria):
+    """« Arena » is a client, not a format: every card was called not legal in it."""
+    body = {"gameId": str(dominaria.pk), "format": "Arena", "decklist": PLAYABLE}
+
+    verdict = post(client, "/api/decks/validate", body, bearer(bob)).json()["validation"]
+
+    assert not [issue for issue in verdict["issues"] if "autorisée" in issue]

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fpdf import FPDF
+
+from eval.booklets import EVAL_CORPUS
 
 from ingest.stages.read import read_pages
 from tests.ingest.pdfs import FONT
@@ -66,3 +69,32 @@ def test_the_words_of_another_column_on_the_same_baseline_stay_in_their_column(t
     assert "Their turn then ends." in page.paragraphs[0].text
     assert "Discard" not in page.paragraphs[0].text
     assert page.paragraphs[-1].text.startswith("Discard Right column")
+
+
+def test_a_full_width_introduction_does_not_widen_the_left_column_over_the_right_one(tmp_path):
+    rows = [
+        normal(50, 60, "Introduction: this paragraph runs across the whole width of the page, from the left margin to"),
+        normal(50, 74, "the right margin, as an introduction often does above the two columns of the rules below it."),
+    ]
+    left = ["The active player draws two cards", "and then plays one of them face up", "before the turn passes to the left."]
+    right = ["A discarded card never comes back", "unless an effect says otherwise and", "the discard pile is then shuffled."]
+    for i, (on_the_left, on_the_right) in enumerate(zip(left, right)):
+        rows += [normal(50, 110 + 14 * i, on_the_left), normal(310, 110 + 14 * i, on_the_right)]
+
+    [page] = list(read_pages(page_with(tmp_path / "columns.pdf", rows)))
+
+    assert " ".join(left) in page.text and " ".join(right) in page.text
+
+
+D0X3D = EVAL_CORPUS / "unseen/d0x3d_rules_v1.1_en.pdf"  # ../shared/eval-corpus, as eval finds it
+
+
+@pytest.mark.skipif(not D0X3D.is_file(), reason="needs the eval corpus (../shared/eval-corpus or EVAL_CORPUS_DIR)")
+def test_a_rejoined_line_stays_in_its_paragraph_when_its_first_word_stood_in_a_box_of_its_own():
+    """d0x3d! p.11: the line went with its first word's box, out of its paragraph, which read
+    « … make it harder to becomes less connected … »."""
+    pages = {page.number: page for page in read_pages(D0X3D)}
+
+    assert ("Be careful: decommissioned machines make it harder to move through the network, as the board "
+            "becomes less connected") in pages[11].text
+    assert "[financial data] If it’s worth money or about money, it’s financial data:" in pages[4].text

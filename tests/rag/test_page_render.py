@@ -3,6 +3,7 @@ same page at the same moment, never half-written, rendered again after a re-uplo
 
 import os
 import threading
+import time
 
 import pytest
 from PIL import Image
@@ -92,6 +93,23 @@ def test_unknown_pdf_or_broken_pdf_means_no_image_not_an_error(tmp_path):
     assert not list(folder.glob("*.png"))
 
 
+def test_a_page_poppler_failed_on_is_not_rendered_again_until_its_pdf_changes(tmp_path, monkeypatch):
+    tries, real = [], page_render.render_page
+    monkeypatch.setattr(page_render, "render_page", lambda *args: tries.append(args) or real(*args))
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4\nnot a pdf at all\n")
+    folder = tmp_path / "images" / "broken"
+    renderer = page_render.LazyRenderer(source=lambda f: broken, dpi=50)
+
+    assert [page_render.ensure_page_image(folder, 1, renderer) for _ in range(3)] == [None] * 3
+    assert len(tries) == 1  # each try ran poppler again, for any reader asking
+
+    rulebook_pdf(broken, LOREM_RULES)  # uploaded again, readable now
+    os.utime(broken, (time.time() + 5, time.time() + 5))
+    assert page_render.ensure_page_image(folder, 1, renderer) is not None
+    assert len(tries) == 2
+
+
 def test_prerendering_renders_the_missing_pages_only(tmp_path, counted):
     pdf = rulebook_pdf(tmp_path / "heat.pdf", LOREM_RULES, per_page=1)
     folder = tmp_path / "images" / "heat"
@@ -125,3 +143,18 @@ def test_a_huge_page_is_rendered_within_the_pixel_budget_an_ordinary_one_at_its_
 
     a4 = rulebook_pdf(tmp_path / "a4.pdf", LOREM_RULES)
     assert page_render.capped_dpi(a4, 1, 2, 300) == 300
+
+
+def test_prerendering_keeps_the_dpi_of_the_pages_beside_a_huge_one(tmp_path):
+    from fpdf import FPDF
+
+    pdf = FPDF(unit="pt", format="A4")
+    pdf.add_page(format=(3400, 3400))  # a fold-out map
+    pdf.add_page()
+    pdf.output(str(tmp_path / "map.pdf"))
+    folder = tmp_path / "images" / "map"
+
+    page_render.render_all(tmp_path / "map.pdf", folder, dpi=150, threads=2)
+
+    with Image.open(page_images.page_image_path(folder, 2)) as a4:
+        assert abs(a4.width - 595.28 / 72 * 150) <= 1  # not lowered to the map's budget (105 DPI)
