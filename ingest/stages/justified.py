@@ -8,8 +8,8 @@ most of » (PhoneImpact p.7). A wider `char_margin` mends those lines but joins 
 columns on other pages.
 
 Here a line is rejoined only inside a column: the words on the baseline of one of a paragraph
-box's lines, of the same size, lying within its column's width (`_column`), become one line in
-the order they stand. Another column lies outside that width, so it is never joined; bare
+box's lines, of the same size, lying within its column's width (`_column`), become one line of
+that paragraph in the order they stand. Another column lies outside that width, so it is never joined; bare
 numbers (a table's cells, a page number) are left as they are.
 """
 
