@@ -35,25 +35,27 @@ def fold_name(name: str) -> str:
 ENGLISH_BASICS = {"plaine": "Plains", "ile": "Island", "marais": "Swamp", "montagne": "Mountain", "foret": "Forest"}
 
 
+def _without_snow(name: str) -> tuple[str, bool]:
+    """The folded name without « Snow-Covered » / « enneigé(e) », and whether it had it."""
+    folded = plain = fold_name(name)
+    for prefix in SNOW_PREFIXES:
+        plain = plain.removeprefix(prefix)
+    for suffix in SNOW_SUFFIXES:
+        plain = plain.removesuffix(suffix)
+    return plain, plain != folded
+
+
 def english_basic(name: str) -> str | None:
     """The English name of a French basic land (« Île » → « Island », « Forêt enneigée » →
     « Snow-Covered Forest »), None for any other name: Arena and MTGO know only English names."""
-    folded = fold_name(name)
-    plain = folded
-    for suffix in SNOW_SUFFIXES:
-        plain = plain.removesuffix(suffix)
+    plain, snow = _without_snow(name)
     english = ENGLISH_BASICS.get(plain)
-    return None if english is None else ("Snow-Covered " if plain != folded else "") + english
+    return None if english is None else ("Snow-Covered " if snow else "") + english
 
 
 def is_basic_land(name: str) -> bool:
     """Basic lands (French and English names, snow too) are exempt from the copy limit."""
-    folded = fold_name(name)
-    for prefix in SNOW_PREFIXES:
-        folded = folded.removeprefix(prefix)
-    for suffix in SNOW_SUFFIXES:
-        folded = folded.removesuffix(suffix)
-    return folded in BASIC_LANDS
+    return _without_snow(name)[0] in BASIC_LANDS
 
 
 def card_names(card: dict) -> list[str]:

@@ -11,13 +11,12 @@ from games.index_state import mark_changed
 from games.models import Chunk
 from questions.ask_flow.flow import answer_question
 from questions.ask_flow.intake import create_question
-from rag.llm.factory import forget_backends
 from rag.llm_rerank import SYSTEM_PROMPT as RERANK_SYSTEM
 from rag.prompts import CLASSIFY_SYSTEM_PROMPT, SYSTEM_PROMPT
 from rag.sparse import document_vector
 from tests.factories import ExtensionFactory, GameFactory
 from tests.rag.corpus import create_chunk_rows, embedder
-from tests.support.chat_completions import start_chat_server
+from tests.support.chat_completions import chat_backend
 
 pytestmark = pytest.mark.django_db
 QUESTION = "Combien de cartes Chaleur défausse-t-on quand on dépasse la limite de vitesse sous la pluie ?"
@@ -54,16 +53,9 @@ def reply(body: dict) -> list[str]:
 
 @pytest.fixture
 def chat(settings):
-    state, server = start_chat_server()
-    state.reply = reply
-    settings.LLM_BACKEND, settings.OPENAI_BASE_URL, settings.OPENAI_MODEL = "openai", state.url, "gemma3:4b"
-    settings.LLM_MODEL_HAIKU = settings.LLM_MODEL_SONNET = settings.LLM_MODEL_OPUS = ""
-    settings.RERANK_URL, settings.ASK_LLM_RERANK, settings.ASK_TOP_K = "", True, 8
-    forget_backends()
-    yield state
-    forget_backends()
-    server.shutdown()
-    server.server_close()
+    with chat_backend(settings, ASK_LLM_RERANK=True, ASK_TOP_K=8) as state:
+        state.reply = reply
+        yield state
 
 
 @pytest.fixture

@@ -8,25 +8,17 @@ import pytest
 from questions.ask_flow.flow import answer_question
 from questions.ask_flow.intake import create_question
 from questions.models import Question
-from rag.llm.factory import forget_backends
 from tests.questions.test_answer_service import game_and_extension  # noqa: F401
-from tests.support.chat_completions import start_chat_server
+from tests.support.chat_completions import chat_backend
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def dying_chat(settings):
-    state, server = start_chat_server()
-    state.mode = "error_mid_stream"  # « model runner has unexpectedly stopped » after two pieces
-    settings.LLM_BACKEND, settings.OPENAI_BASE_URL, settings.OPENAI_MODEL = "openai", state.url, "gemma3:4b"
-    settings.LLM_MODEL_HAIKU = settings.LLM_MODEL_SONNET = settings.LLM_MODEL_OPUS = ""
-    settings.RERANK_URL, settings.ASK_LLM_RERANK, settings.ASK_QUOTA_FALLBACK_EXTRACTIVE = "", False, True
-    forget_backends()
-    yield state
-    forget_backends()
-    server.shutdown()
-    server.server_close()
+    with chat_backend(settings, ASK_QUOTA_FALLBACK_EXTRACTIVE=True) as state:
+        state.mode = "error_mid_stream"  # « model runner has unexpectedly stopped » after two pieces
+        yield state
 
 
 def test_a_failed_llm_answer_says_so_in_french_without_the_backend_error(dying_chat, game_and_extension):  # noqa: F811

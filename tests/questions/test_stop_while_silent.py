@@ -13,10 +13,9 @@ from questions.ask_flow.flow import answer_question
 from questions.ask_flow.intake import create_question
 from questions.ask_flow.stop import request_stop
 from questions.models import Question
-from rag.llm.factory import forget_backends
 from rag.prompts import SYSTEM_PROMPT
 from tests.questions.test_answer_service import game_and_extension  # noqa: F401
-from tests.support.chat_completions import start_chat_server
+from tests.support.chat_completions import chat_backend
 
 pytestmark = pytest.mark.django_db
 STALL_S = 8.0
@@ -25,7 +24,6 @@ STALL_S = 8.0
 @pytest.fixture
 def stalling_chat(settings):
     """The answer model writes two words, then stalls; every other call answers at once."""
-    state, server = start_chat_server()
     release = threading.Event()
 
     def reply(body):
@@ -37,18 +35,10 @@ def stalling_chat(settings):
         release.wait(STALL_S)
         yield "règles."
 
-    state.reply = reply
-    state.models = ["gemma3:4b", "small:1b"]
-    settings.LLM_BACKEND, settings.OPENAI_BASE_URL, settings.OPENAI_MODEL = "openai", state.url, "gemma3:4b"
-    settings.LLM_MODEL_HAIKU, settings.LLM_MODEL_SONNET, settings.LLM_MODEL_OPUS = "small:1b", "", ""
-    settings.LLM_FALLBACK_MODEL, settings.ASK_ANSWER_TIMEOUT_S = "haiku", 60
-    settings.RERANK_URL, settings.ASK_LLM_RERANK = "", False
-    forget_backends()
-    yield state
-    release.set()
-    forget_backends()
-    server.shutdown()
-    server.server_close()
+    with chat_backend(settings, LLM_MODEL_HAIKU="small:1b", LLM_FALLBACK_MODEL="haiku", ASK_ANSWER_TIMEOUT_S=60) as state:
+        state.reply, state.models = reply, ["gemma3:4b", "small:1b"]
+        yield state
+        release.set()
 
 
 def test_a_stop_while_the_model_is_silent_ends_the_answer_at_once(stalling_chat, game_and_extension):  # noqa: F811

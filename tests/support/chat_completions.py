@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -40,6 +41,28 @@ def start_chat_server() -> tuple[ChatServer, ThreadingHTTPServer]:
     state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
     threading.Thread(target=server.serve_forever, name="chat-completions", daemon=True).start()
     return state, server
+
+
+@contextmanager
+def chat_backend(settings, **overrides):
+    """A stand-in started and configured as the site's LLM (LLM_BACKEND=openai, model
+    gemma3:4b, no Claude model names, no rerank service, no LLM rerank); `overrides`: other
+    settings by name. Yields its state; stops it after."""
+    from rag.llm.factory import forget_backends
+
+    state, server = start_chat_server()
+    settings.LLM_BACKEND, settings.OPENAI_BASE_URL, settings.OPENAI_MODEL = "openai", state.url, "gemma3:4b"
+    settings.LLM_MODEL_HAIKU = settings.LLM_MODEL_SONNET = settings.LLM_MODEL_OPUS = ""
+    settings.RERANK_URL, settings.ASK_LLM_RERANK = "", False
+    for name, value in overrides.items():
+        setattr(settings, name, value)
+    forget_backends()
+    try:
+        yield state
+    finally:
+        forget_backends()
+        server.shutdown()
+        server.server_close()
 
 
 class _QuietServer(ThreadingHTTPServer):
