@@ -154,6 +154,7 @@ def _scryfall_card(record: dict) -> dict | None:
             "collector_number": record.get("collector_number", ""),
             "mtgo_id": record.get("mtgo_id"),
             "arena_id": record.get("arena_id"),
+            "layout": record.get("layout", ""),  # a split card is named whole by Arena and MTGO
         },
     }
 
@@ -185,6 +186,7 @@ def _mtgjson_card(record: dict) -> dict:
             "collector_number": record.get("number", ""),
             "mtgo_id": record.get("mtgoId"),
             "arena_id": record.get("mtgArenaId"),
+            "layout": record.get("layout", ""),
         },
     }
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from rag.cards import fold_name
+from rag.cards import face_aliases, fold_name
 from rag.deckbuilding.parse_validate import front_face_key
 
 from .card_indexing import card_collection, card_payload
@@ -45,8 +45,7 @@ def _name_index(game: Game) -> _NameIndex:
     pairs = []
     for pk, name, name_fr in Card.objects.filter(game=game).values_list("id", "search_name", "search_name_fr"):
         pairs += [(name, str(pk))] + ([(name_fr, str(pk))] if name_fr else [])
-        if " // " in name:
-            pairs.append((name.split(" // ")[0], str(pk)))
+        pairs += [(alias, str(pk)) for alias in face_aliases(name)]
     pairs.sort()
     by_initial: dict[str, list[str]] = {}
     for name, _ in pairs:

@@ -11,6 +11,7 @@ from django.utils import translation
 
 from rag.cards import fold_name, update_sticky
 from rag.deckbuilding import DeckRequest, DeckSpec, DeckTools, build_deck, default_spec, validate_deck, wording
+from rag.deckbuilding.commander import commander_verdict
 from rag.deckbuilding.export import exports_for
 from rag.deckbuilding.parse_validate import ParsedDeck, Verdict
 from rag.deckbuilding.spec import hero_name
@@ -111,8 +112,9 @@ def deck_question(*, format: str = "", anchors=(), constraints: str = "") -> str
 
 def check_decklist(game: Game, text: str, format: str = "") -> CheckedList:
     """A pasted list (« 4 Lightning Bolt », a Sideboard section) checked against the game's
-    defaults for `format` as a built one is: section sizes, copy limit, cards the catalog
-    does not know and lines the parser could not read (warnings); with its exports."""
+    defaults for `format` by the rules: section sizes, copy limit, legality, a Commander
+    deck's commander and colour identity; cards the catalog does not know and lines the
+    parser could not read (warnings); with its exports."""
     lang = reader(translation.get_language())
     parsed = parse_decklist_text(text)
     deck = ParsedDeck()
@@ -122,10 +124,12 @@ def check_decklist(game: Game, text: str, format: str = "") -> CheckedList:
     spec = default_spec(game.card_game, format=format)
     names = {name for entries in deck.sections.values() for _, name in entries}  # the companion's too
     known, rows = catalog_names(game), cards_known_as(game, names)
+    cards = {name: card_payload(card) for name, card in rows.items()}
     verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known, catalog_card_key(game), lang,
                             legal=_legal_in(spec, rows), by_the_rules=True)  # fmt: skip
-    verdict = replace(verdict, warnings=unread_warnings(parsed.unread, lang) + verdict.warnings)
-    cards = {name: card_payload(card) for name, card in rows.items()}
+    issues, warnings = commander_verdict(deck, spec, cards, lang)
+    verdict = replace(verdict, valid=verdict.valid and not issues, issues=verdict.issues + issues,
+                      warnings=unread_warnings(parsed.unread, lang) + verdict.warnings + warnings)  # fmt: skip
     return CheckedList(deck.sections, spec, verdict, exports_for(spec.game, deck, cards))
 
 

@@ -38,18 +38,20 @@ SECTION_HEADERS = {
     "weapons": "equipment", "armes": "equipment",
     # Fabrary's text export (Flesh and Blood): « Arena cards » (weapons and equipment), « Deck cards »
     "arena cards": "equipment", "deck cards": "main",
-    # Arena's export of a Brawl or Commander deck: its commander is one of the main deck's cards
-    "commander": "main",
+    # Arena's export of a Brawl or Commander deck (« Commander », its card, a blank line,
+    # « Deck »): the commander counts in the deck's 100 cards and sets its colour identity
+    "commander": "commander", "commandant": "commander", "commanders": "commander", "commandants": "commander",
     # Arena's companion block: the card is outside the deck (Arena lists it in the sideboard too),
     # so it counts in neither, and is kept under its own heading
     "companion": "companion", "compagnon": "companion",
 }  # fmt: skip
 # Sections of a few cards under their own heading: a blank line after them goes back to the
 # main deck (« Equipment », its cards, a blank line, the deck's cards).
-SHORT_SECTIONS = {"hero", "legend", "equipment", "companion"}
+SHORT_SECTIONS = {"hero", "legend", "equipment", "companion", "commander"}
 MTGO_SIDEBOARD_MAX = 15  # a Constructed sideboard holds at most 15 cards
-# A line naming its one card after the heading: Fabrary's « Hero: Katsu, the Wanderer ».
-_ONE_CARD_RE = re.compile(r"^(hero|héros|legend|légende)\s*:\s*(?:1\s*[x×X]?\s+)?(\S.*)$", re.IGNORECASE)
+# A line naming its one card after the heading: Fabrary's « Hero: Katsu, the Wanderer »,
+# Moxfield's « Commander: Alesha, Who Smiles at Death ».
+_ONE_CARD_RE = re.compile(r"^(hero|héros|legend|légende|commander|commandant)\s*:\s*(?:1\s*[x×X]?\s+)?(\S.*)$", re.IGNORECASE)
 # « Format: Classic Constructed », « Name: … » in the same export, Arena's « About » block
 # (« About », then « Name Mono Red »): read as comments.
 _FIELD_RE = re.compile(r"^(?:(format|name|nom)\s*:\s*\S|about$|name\s+\S)", re.IGNORECASE)

@@ -59,12 +59,17 @@ def is_basic_land(name: str) -> bool:
 
 
 def card_names(card: dict) -> list[str]:
-    """Every name a card answers to: English, French, and the front face of a split card."""
+    """Every name a card answers to: English, French, the front face of a split card and its
+    name as MTGO writes it (« Fire/Ice »)."""
     names = [card.get("card_name", ""), card.get("card_name_fr", "")]
-    for name in list(names):
-        if " // " in name:
-            names.append(name.split(" // ")[0])
+    names += [alias for name in names for alias in face_aliases(name)]
     return [n for n in dict.fromkeys(names) if n]
+
+
+def face_aliases(name: str) -> list[str]:
+    """The other names of a card of two faces or halves (« Fire // Ice »): its front face, and
+    its name as MTGO writes it (« Fire/Ice »)."""
+    return [name.split(" // ")[0], name.replace(" // ", "/")] if " // " in name else []
 
 
 def _attributes_line(card: dict) -> str:

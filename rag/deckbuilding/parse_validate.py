@@ -1,8 +1,8 @@
 """Read a generated decklist and check it against its spec.
 
 Only lines `N× [[card:Name]]` count (×, x or X required: prose never matches); markdown
-headings choose the section (main, sideboard, runes, battlefields; hero and equipment in Flesh
-and Blood, legend in Riftbound), by whole words. Validation: exact total
+headings choose the section (main, sideboard, runes, battlefields; commander in Magic, hero
+and equipment in Flesh and Blood, legend in Riftbound), by whole words. Validation: exact total
 per section, copy limit per card (basic lands exempt; a card's spellings, French name and
 front face count together), anchors present; cards unknown to the catalog are warnings.
 """
@@ -36,9 +36,9 @@ class ParsedDeck:
         return sum(q for q, _ in self.sections.get(section, []))
 
     def copies(self) -> dict[str, int]:
-        """Copies per card name as written, over main deck and sideboard."""
+        """Copies per card name as written, over the commander, main deck and sideboard."""
         counts: dict[str, int] = {}
-        for section in ("main", "sideboard"):
+        for section in ("commander", "main", "sideboard"):
             for quantity, name in self.sections.get(section, []):
                 counts[name] = counts.get(name, 0) + quantity
         return counts
@@ -61,9 +61,10 @@ class ParsedDeck:
             self.roles.setdefault(role, []).append((quantity, name))
 
 
-# Hero, legend and equipment sections exist only in their game: a Magic heading
+# Commander, hero, legend and equipment sections exist only in their game: a Magic heading
 # « Créatures légendaires » is main-deck creatures, as Riftbound's « Équipements » is its gear role.
 GAME_SECTIONS = {
+    "mtg": (("commander", ("commandant", "commander")),),
     "fab": (("hero", ("héros", "hero")), ("equipment", ("équipement", "equipment", "arme", "weapon"))),
     "riftbound": (("legend", ("légende", "legend")),),
 }
@@ -146,6 +147,7 @@ def validate_deck(
     whether a card may be played in the spec's format (a card it says no to is an issue)."""
     warnings = []
     totals = {section: deck.total(section) for section in spec.section_sizes()}
+    totals["main"] += deck.total("commander")  # a Commander deck's 100 cards count its commander
     issues = _size_issues(totals, spec.section_bounds(by_the_rules), words_in)
     for name, count in sorted(deck.copies_per_card(card_key).values()):
         if count > spec.max_copies and not is_basic_land(name):

@@ -16,6 +16,16 @@ TEXTS = {
     "section_max": {"fr": "{label} : {count} cartes, {wanted} au plus.", "en": "{label}: {count} cards, {wanted} at most."},
     "not_legal": {"fr": "{name} n'est pas autorisée en {format}.", "en": "{name} is not legal in {format}."},
     "too_many": {"fr": "{name} : {count} exemplaires, le maximum est {max}.", "en": "{name}: {count} copies, the maximum is {max}."},
+    "no_commander": {
+        "fr": "Le commandant n'est pas indiqué (une section « Commander » avec sa carte) : l'identité couleur n'est pas vérifiée.",
+        "en": "The commander is not given (a “Commander” section with its card): the colour identity is not checked.",
+    },
+    "cannot_lead": {"fr": "{name} ne peut pas être commandant en {format}.", "en": "{name} cannot be a commander in {format}."},
+    "too_many_commanders": {"fr": "{count} commandants : deux au plus (une paire de partenaires).",
+                            "en": "{count} commanders: two at most (a partner pair)."},
+    "outside_identity": {"fr": "{name} sort de l'identité couleur du commandant ({identity}) : {colors}.",
+                         "en": "{name} is outside the commander's colour identity ({identity}): {colors}."},
+    "colourless": {"fr": "incolore", "en": "colourless"},
     "anchor_missing": {"fr": "Carte obligatoire absente : {name}.", "en": "Mandatory card missing: {name}."},
     "unknown_card": {"fr": "Carte inconnue du catalogue : {name}.", "en": "Card not in the catalog: {name}."},
     "unread_line": {

@@ -42,7 +42,7 @@ def test_a_pasted_list_is_checked_without_a_close_spelling_search_per_line(clien
     assert response.status_code == 200
     checked = response.json()
     assert sum("Zq" in warning for warning in checked["validation"]["warnings"]) >= 1
-    assert checked["exports"]["arena"].splitlines()[:2] == ["Deck", "4 Llanowar Elves (DOM) 168"]
+    assert checked["exports"]["arena"].splitlines()[:2] == ["Deck", "4 Llanowar Elves (DAR) 168"]
 
 
 def test_a_french_name_counts_with_the_english_copies(client, bob, dominaria):

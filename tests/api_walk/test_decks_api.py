@@ -91,7 +91,7 @@ def test_a_pasted_legal_list_is_valid_with_its_exports(client, bob, dominaria):
     checked = response.json()
     assert checked["validation"] == {"valid": True, "issues": [], "warnings": [], "totals": {"main": 60, "sideboard": 15}}
     assert checked["sections"]["sideboard"][0] == [3, "Wizard's Retort"]
-    assert checked["exports"]["arena"].splitlines()[:2] == ["Deck", "4 Llanowar Elves (DOM) 168"]
+    assert checked["exports"]["arena"].splitlines()[:2] == ["Deck", "4 Llanowar Elves (DAR) 168"]
 
 
 def test_a_pasted_list_with_too_many_copies_and_an_unknown_card_says_so(client, bob, dominaria):
@@ -124,7 +124,7 @@ def test_the_same_card_written_in_another_case_counts_toward_the_copy_limit(clie
 def test_oracles_own_arena_export_pasted_back_is_the_same_valid_list(client, bob, dominaria):
     body = {"gameId": str(dominaria.pk), "format": "standard", "decklist": PLAYABLE}
     arena = post(client, "/api/decks/validate", body, bearer(bob)).json()["exports"]["arena"]
-    assert "4 Opt (DOM) 60" in arena.splitlines()
+    assert "4 Opt (DAR) 60" in arena.splitlines()
 
     checked = post(client, "/api/decks/validate", {**body, "decklist": arena}, bearer(bob)).json()
 
@@ -186,7 +186,7 @@ def test_arena_and_mtgo_exports_name_each_card_once_in_english(client, bob, domi
     exports = post(client, "/api/decks/validate", {"gameId": str(dominaria.pk), "decklist": pasted}, bearer(bob)).json()["exports"]
 
     arena = exports["arena"].splitlines()
-    assert "4 Academy Drake (DOM) 40" in arena and "12 Island" in arena
+    assert "4 Academy Drake (DAR) 40" in arena and "12 Island" in arena
     assert not [line for line in arena if "Drakôn" in line or "Île" in line]
     assert exports["mtgo_dek"].count('Name="Academy Drake"') == 1 and 'Quantity="4" Sideboard="false" Name="Academy Drake"' in exports["mtgo_dek"]
     assert "2 Drakôn de l'Académie" in exports["text"]  # the plain list stays as the player wrote it

@@ -24,7 +24,7 @@ def test_the_exports_read_leave_no_line_unread():
 
     for text in (fabrary, arena, mtgo, *(path.read_text() for path in DECKLISTS)):
         assert parse_decklist_text(text).unread == [], text[:40]
-    assert parse_decklist_text(arena).sections == {"main": [[1, "Tetsuko Umezawa, Fugitive"], [59, "Island"]]}
+    assert parse_decklist_text(arena).sections == {"commander": [[1, "Tetsuko Umezawa, Fugitive"]], "main": [[59, "Island"]]}
     assert parse_decklist_text(fabrary).main_count == 9
 
 

@@ -16,9 +16,9 @@ def test_text_export_lists_main_then_sideboard():
     )
 
 
-def test_arena_export_uses_front_faces_and_set_numbers_when_known():
+def test_arena_export_uses_front_faces_and_arenas_set_codes_and_numbers_when_known():
     assert to_arena(DECK, CARDS) == (
-        "Deck\n4 Llanowar Elves (DOM) 168\n4 Delver of Secrets\n\nSideboard\n2 Syncopate\n"
+        "Deck\n4 Llanowar Elves (DAR) 168\n4 Delver of Secrets\n\nSideboard\n2 Syncopate\n"
     )
 
 
