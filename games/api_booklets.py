@@ -8,13 +8,15 @@ from uuid import UUID
 from django.http import FileResponse, Http404
 from django.urls import reverse
 from ninja import Router
-from ninja.errors import HttpError
+from ninja.errors import HttpError, Throttled
 from ninja.responses import Status
 
+from rag.page_images import resolve_page_image
 from rag.page_render import ensure_page_image
 from runtime import components
 from runtime.api_access import STAFF, is_staff
 from runtime.api_errors import READ_ERRORS, STAFF_ERRORS, ErrorOut
+from runtime.ratelimit import count_render
 
 from . import services
 from .models import Booklet, Game
@@ -127,16 +129,19 @@ def get_booklet_pdf(request, booklet_id: UUID):
 
 @router.get(
     "/{booklet_id}/pages/{page}",
-    response=READ_ERRORS,
+    response={**READ_ERRORS, 429: ErrorOut},
     url_name="oracle-booklet-page",
     openapi_extra={"responses": {200: {"description": "The page as an image, rendered on first need.", "content": IMAGE}}},
 )
 def get_booklet_page(request, booklet_id: UUID, page: int):
     """One page of the booklet as an image (1 is the first page), rendered from its PDF the
-    first time it is asked for. 404 for a page the PDF does not have."""
+    first time it is asked for. 404 for a page the PDF does not have; 429 past the render
+    limits (`RATE_LIMIT_RENDER_USER`, `RATE_LIMIT_RENDER_IP`: only a render counts)."""
     booklet = get_booklet(booklet_id)
     if pdf_served(booklet, staff=is_staff(request)) is None or not 1 <= page <= (booklet.owner.pdf_pages or 0):
         raise Http404
+    if resolve_page_image(booklet.images_dir, page) is None:
+        count_render(request, Throttled)  # 429 with Retry-After past RATE_LIMIT_RENDER_*
     image = ensure_page_image(booklet.images_dir, page, components.page_renderer())
     if image is None:
         raise Http404

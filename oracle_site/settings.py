@@ -305,6 +305,8 @@ RATE_LIMIT_ASK_USER = env_rate("RATE_LIMIT_ASK_USER", "10/m")
 RATE_LIMIT_ASK_IP = env_rate("RATE_LIMIT_ASK_IP", "60/m")  # a club behind one NAT shares an address
 RATE_LIMIT_UPLOAD_USER = env_rate("RATE_LIMIT_UPLOAD_USER", "30/h")
 RATE_LIMIT_UPLOAD_IP = env_rate("RATE_LIMIT_UPLOAD_IP", "60/h")
+RATE_LIMIT_RENDER_USER = env_rate("RATE_LIMIT_RENDER_USER", "30/m")  # page images rendered on first need
+RATE_LIMIT_RENDER_IP = env_rate("RATE_LIMIT_RENDER_IP", "120/m")
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)  # proxies whose X-Forwarded-For is believed
 RATE_LIMIT_CACHE = "ratelimit"
 # Where the counts live: `cache`, the default cache (Redis with REDIS_URL, shared by every web

@@ -1,4 +1,5 @@
-"""Per-user and per-IP rate limits on asking and uploading, as django-ninja throttles.
+"""Per-user and per-IP rate limits on asking, uploading and rendering page images, as
+django-ninja throttles.
 
 Ninja runs a route's throttles after its authentication and answers 429 with `Retry-After`.
 The request history lives in the Django cache named by RATE_LIMIT_CACHE (Redis in the
@@ -108,7 +109,18 @@ def count_ask(request, refuse: Callable[[float | None], Exception]) -> None:
     they keep per-request state); past one, raise `refuse(seconds to wait, None if unknown)`.
     For the routes that check them in the view, after their own 4xx (a refused request is not
     counted), where ninja's route `throttle` would count before it."""
-    waits = [throttle.wait() for throttle in ask_throttles() if not throttle.allow_request(request)]
+    _count(request, ask_throttles(), refuse)
+
+
+def count_render(request, refuse: Callable[[float | None], Exception]) -> None:
+    """Count a page image rendered for `request` (a page already rendered costs nothing and is
+    not counted): a render takes the web process's CPU for up to a second or two, so one
+    client walking every page of every booklet waits its turn like the others."""
+    _count(request, [PerUser("render", "RATE_LIMIT_RENDER_USER"), PerIP("render", "RATE_LIMIT_RENDER_IP")], refuse)
+
+
+def _count(request, throttles: list[SettingsRateThrottle], refuse: Callable[[float | None], Exception]) -> None:
+    waits = [throttle.wait() for throttle in throttles if not throttle.allow_request(request)]
     if waits:
         raise refuse(max((wait for wait in waits if wait is not None), default=None))
 

@@ -162,3 +162,15 @@ def test_a_job_whose_pdf_is_gone_is_not_relaunched_and_says_why(admin, heat):
     assert response.status_code == 409 and "téléversez à nouveau le livret" in response.json()["detail"]
     job.refresh_from_db()
     assert job.status == IngestJob.Status.CANCELLED
+
+
+def test_page_renders_are_rate_limited_but_a_page_already_rendered_is_not(player, heat, settings):
+    """A render costs the web process a second or so of CPU: past RATE_LIMIT_RENDER_USER a
+    client waits (429 with Retry-After); a page someone already rendered is still served."""
+    settings.RATE_LIMIT_RENDER_USER = "1/m"
+    assert player.get(f"/api/booklets/{heat.pk}/pages/1").status_code == 200  # rendered: one render counted
+
+    refused = player.get(f"/api/booklets/{heat.pk}/pages/2")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "Trop de requêtes" in refused.json()["detail"]
+    assert player.get(f"/api/booklets/{heat.pk}/pages/1").status_code == 200  # no render: not counted
