@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from games.models import Extension, Game
 from rag.limits import MAX_QUESTION_CHARS
 from runtime.ratelimit import count_ask
-from runtime.refusals import Invalid, NotFound, NotReady, NotYours, SignInRequired, TooManyRequests
+from runtime.refusals import Invalid, NotFound, NotReady, NotYours, SignInRequired, TooManyRequests, nul_refused
 
 from .access import visible_question
 from .ask_flow.intake import new_question, save_question
@@ -128,7 +128,7 @@ def refuse_nul(field: str, text: str) -> str:
     """`text`, unless it holds the NUL character: PostgreSQL's text columns refuse it (a 500).
     The API refuses it as it reads its input (runtime/api_input.py); the chat's forms here."""
     if "\x00" in text:
-        raise Invalid(field, _("le caractère nul (U+0000) n'est pas admis"))
+        raise Invalid(field, nul_refused())
     return text
 
 

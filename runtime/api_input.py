@@ -8,9 +8,10 @@ operation reads them, so a new free-text field needs nothing more."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
 from ninja.errors import ValidationError
 from ninja.parser import Parser
+
+from runtime.refusals import nul_refused
 
 NUL = "\x00"
 
@@ -27,7 +28,7 @@ class NulRefusingParser(Parser):
             data = super().parse_body(request)
         except Exception as exc:  # noqa: BLE001 - any error of the JSON decoder (ValueError, RecursionError…)
             raise UnreadableBody(str(exc)[:200] or exc.__class__.__name__) from exc
-        refuse_nul(data, ["body"])
+        refuse_nul_within(data, ["body"])
         return data
 
     def parse_querydict(self, data, list_fields, request):
@@ -35,18 +36,18 @@ class NulRefusingParser(Parser):
         for key, values in data.lists():
             texts = [value for value in values if isinstance(value, str)]
             for text in texts if key in list_fields else texts[-1:]:  # ninja reads a field's last value
-                refuse_nul({key: text}, [location])
+                refuse_nul_within({key: text}, [location])
         return super().parse_querydict(data, list_fields, request)
 
 
-def refuse_nul(value, loc: list) -> None:
+def refuse_nul_within(value, loc: list) -> None:
     """Raise a ValidationError (422) at the first string holding NUL in `value`, a key of a
     dict included, however deep (a loop, not a recursion: the decoder's depth is no limit)."""
     pending = [(value, loc)]
     while pending:
         value, loc = pending.pop()
         if isinstance(value, str) and NUL in value:
-            raise ValidationError([{"loc": loc, "msg": _("le caractère nul (U+0000) n'est pas admis"), "type": "string_nul"}])
+            raise ValidationError([{"loc": loc, "msg": nul_refused(), "type": "string_nul"}])
         if isinstance(value, dict):
             items = [(part, [*loc, key]) for key, item in value.items() for part in (key, item)]
         elif isinstance(value, list):

@@ -19,6 +19,12 @@ class Refused(Exception):
         super().__init__(self.message)
 
 
+def nul_refused() -> str:
+    """Why a text holding NUL is refused (PostgreSQL's text columns refuse it: a 500), the same
+    words for the API's input (runtime/api_input.py) and the chat's forms (questions.services)."""
+    return _("le caractère nul (U+0000) n'est pas admis")
+
+
 class Invalid(Refused):
     """Input that cannot be used; `field` names it (the API's field path: `question`,
     `extensions`, `conversationId`…)."""
