@@ -108,7 +108,7 @@ def evaluate_one(asker: Asker, question: dict, with_history: bool) -> dict:
     cited = metrics.citations(answer)
     slug_of = {b.name: b.slug for b in asker.booklets[question["game"]]}
     gold = question.get("gold") or []
-    signals = signals_of(context or text, retrieval.chunks[: asker.top_k], retrieval.best_score)
+    signals = signals_of(context or text, retrieval.chunks[: asker.top_k], retrieval.best_score, answer=answer)
     row = {
         "id": question["id"], "set": question["set"], "lang": question["lang"],
         "kind": question.get("kind", ""), "answerable": question["answerable"],

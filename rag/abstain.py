@@ -16,6 +16,8 @@ sentence that answers.
 
 from __future__ import annotations
 
+import re
+
 from rag.quotes import question_groups
 from rag.retrieve import RetrievedChunk
 from rag.sparse import tokenize
@@ -42,6 +44,29 @@ def statement_coverage(question: str, chunks: list[RetrievedChunk], depth: int =
             terms = set(tokenize(chunk.text))
             shares.append(sum(1 for group in groups if group & terms) / len(groups))
     return round(max(shares), 3) if shares else 1.0
+
+
+# How an answer says the booklets do not settle the question, at its start: the sentence the
+# system prompt asks the model to open with (rag.prompts, rule 4) and the offline answer's
+# (rag.extractive), and the ways a model words it anyway (« Les règles ne précisent pas… »,
+# "The rules do not specify…"). Only the opening counts: « Oui. Les règles ne disent pas
+# qu'il faut… » answers the question.
+_UNSETTLED = re.compile(
+    r"^[\W_]*(?:"
+    r"(?:les|ces) (?:livrets|règles|extraits)(?: [\w']+){0,2} (?:ne (?:le |la |l')?(?:disent|précisent|tranchent|mentionnent|couvrent|abordent)"
+    r"|n'(?:en )?(?:disent|indiquent|abordent|évoquent|expliquent)) (?:rien|pas)"
+    r"|the (?:\w+ )?(?:rulebooks?|rules|booklets?|passages|excerpts) (?:don't|do not|doesn't|does not) "
+    r"(?:say|specify|settle|cover|mention|address|state)"
+    r")",
+    re.IGNORECASE,
+)
+
+
+def says_unsettled(answer: str) -> bool:
+    """Does the answer open by saying the booklets do not say, or do not settle, what was
+    asked? Then its label is « ne tranchent pas » (rag.confidence), whatever the passages'
+    scores: the label never contradicts the answer."""
+    return bool(_UNSETTLED.match((answer or "").lstrip().replace("’", "'")))
 
 
 def booklets_silent(question: str, chunks: list[RetrievedChunk], below: float) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from rag.abstain import statement_coverage
+from rag.abstain import says_unsettled, statement_coverage
 from rag.extractive import answer_passages
 from rag.quotes import best_quote, key_term_coverage
 
@@ -29,6 +29,7 @@ class Signals:
     search_rank: int = 99  # the first passage's worse rank in the dense and BM25 lists (0: first in both)
     stated: float = 1.0  # the largest share of the key terms one of the first passages holds (rag.abstain)
     rule_match: bool = False  # the first passage states the rule number the question names
+    unsettled: bool = False  # the answer opens by saying the booklets do not say (rag.abstain.says_unsettled)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -38,7 +39,7 @@ class Signals:
         try:
             return cls(float(data["best_cosine"]), float(data["margin"]), bool(data["agreement"]),
                        float(data["key_terms"]), int(data.get("search_rank", 99)), float(data.get("stated", 1.0)),
-                       bool(data.get("rule_match", False)))  # fmt: skip
+                       bool(data.get("rule_match", False)), bool(data.get("unsettled", False)))  # fmt: skip
         except (TypeError, KeyError, ValueError):
             return None
 
@@ -63,10 +64,11 @@ THRESHOLDS = Thresholds(
 )
 
 
-def signals_of(question: str, chunks: list, best_score: float) -> Signals:
-    """The signals of the answer built from `chunks` (retrieval order) for `question`."""
+def signals_of(question: str, chunks: list, best_score: float, answer: str = "") -> Signals:
+    """The signals of the answer built from `chunks` (retrieval order) for `question`;
+    `answer`, its text, when written (a model's that says the booklets do not say is low)."""
     if not chunks:
-        return Signals(best_score, 0.0, False, 0.0, stated=0.0)
+        return Signals(best_score, 0.0, False, 0.0, stated=0.0, unsettled=says_unsettled(answer))
     first = chunks[0]
     if getattr(first, "rerank_score", None) is not None:
         # reranked: the margin is the fused order's (what the thresholds were calibrated on),
@@ -83,7 +85,7 @@ def signals_of(question: str, chunks: list, best_score: float) -> Signals:
     ranks = getattr(first, "search_ranks", {}) or {}
     search_rank = max(ranks.get("dense", 99), ranks.get("bm25", 99))
     return Signals(round(float(best_score), 4), round(margin, 4), agreement, coverage, search_rank,
-                   statement_coverage(question, chunks), bool(first.rule_match))  # fmt: skip
+                   statement_coverage(question, chunks), bool(first.rule_match), says_unsettled(answer))  # fmt: skip
 
 
 def level_of(signals: Signals, thresholds: Thresholds = THRESHOLDS) -> str:
@@ -92,6 +94,7 @@ def level_of(signals: Signals, thresholds: Thresholds = THRESHOLDS) -> str:
         signals.best_cosine < thresholds.low_cosine
         or signals.key_terms <= thresholds.low_key_terms
         or signals.stated < thresholds.abstain_below
+        or signals.unsettled
     ):
         return "low"
     if (

@@ -9,7 +9,7 @@ from rag.retrieve import RetrievedChunk
 
 from ..confidence import level_for
 
-from .context import AskContext
+from .context import Answered
 
 EXCERPT_CHARS = 600
 # The Oracle's steps as the player reads them, in the asker's language (the answering thread
@@ -49,7 +49,7 @@ def chunk_summary(chunk: RetrievedChunk) -> dict:
     }
 
 
-def context(ctx: AskContext) -> dict:
+def context(ctx: Answered) -> dict:
     return {
         "chunks": [chunk_summary(c) for c in ctx.chunks],
         "mentionedCards": ctx.fresh_cards,
@@ -58,7 +58,7 @@ def context(ctx: AskContext) -> dict:
     }
 
 
-def diagnostics(ctx: AskContext) -> dict:
+def diagnostics(ctx: Answered) -> dict:
     retrieval = ctx.retrieval
     found = {
         "chunks": [{k: v for k, v in chunk_summary(c).items() if k != "text"} for c in ctx.chunks],
@@ -73,14 +73,14 @@ def diagnostics(ctx: AskContext) -> dict:
         "llm": ctx.llm.name,
     }
     if not ctx.wants_deck:  # rulebook passages: how sure the answer is (rag.confidence)
-        signals = signals_of(ctx.search_text, ctx.chunks, retrieval.best_score)
+        signals = signals_of(ctx.search_text, ctx.chunks, retrieval.best_score, answer=ctx.answer)
         found["confidence"] = {**signals.as_dict(), "level": level_for(signals)}
     if "deck" in ctx.done_extra:  # deckbuilding: its verdict, and its exports for the reloaded chat
         found["deck"] = {k: ctx.done_extra["deck"][k] for k in ("validation", "spec", "attempts", "builder", "exports")}
     return found
 
 
-def done(ctx: AskContext) -> dict:
+def done(ctx: Answered) -> dict:
     """The answer, and the cards the chat sends back next turn (a deck's own list wins)."""
     return {
         "fullAnswer": ctx.answer,

@@ -101,3 +101,17 @@ def test_the_expansion_passage_carries_the_change_ingestion_found(chat, game):
 
     block = next(b for b in answer_prompt(chat).split("\n\n") if b.startswith("[EXT] Heavy Rain — p.3"))
     assert "Conflit avec le livret de base (replaces, p.4) : Deux cartes Chaleur par case sous la pluie." in block
+
+
+def test_a_model_that_says_the_rulebooks_dont_say_is_labelled_ne_tranchent_pas(chat, game):
+    """The system prompt asks the model to open with « Les livrets ne le disent pas. » when no
+    passage says it; the label then says so too, whatever the passages' scores (before, the
+    answer could read « Les règles ne précisent pas » under « Réponse probable »)."""
+    _, sure = ask(game)
+    chat.reply = lambda body: (["rules"] if body["messages"][0]["content"] == CLASSIFY_SYSTEM_PROMPT
+                               else ["Les livrets ne le disent pas. ", "Au plus proche : [Course Folle, p.4 : \"…\"]"])  # fmt: skip
+    _, silent = ask(game)
+
+    assert "commence ta réponse par « Les livrets ne le disent pas. »" in SYSTEM_PROMPT
+    assert sure["confidence"]["level"] != "low" and sure["confidence"]["unsettled"] is False
+    assert silent["confidence"]["level"] == "low" and silent["confidence"]["unsettled"] is True

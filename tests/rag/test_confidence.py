@@ -3,6 +3,9 @@ never on the best cosine alone."""
 
 from dataclasses import replace
 
+import pytest
+
+from rag.abstain import says_unsettled
 from rag.confidence import THRESHOLDS, Signals, level_of
 
 
@@ -52,3 +55,26 @@ def test_after_a_rerank_the_margin_is_the_fused_orders():
     fused_order = signals_of(question, [passage("a", 1.0), passage("b", 0.6)], 0.9)
     reranked = signals_of(question, [passage("b", 0.6, rerank=5.0), passage("a", 1.0, rerank=4.0)], 0.9)
     assert fused_order.margin == reranked.margin == 0.4  # not (0.6 − 1.0) / 0.6, never « high » then
+
+
+def test_low_when_the_answer_says_the_booklets_do_not_say_whatever_the_scores():
+    assert level_of(signals(unsettled=True)) == "low"
+    assert Signals.from_dict({**signals(unsettled=True).as_dict()}).unsettled is True
+    assert Signals.from_dict({k: v for k, v in signals().as_dict().items() if k != "unsettled"}).unsettled is False
+
+
+@pytest.mark.parametrize("answer", [
+    "Les livrets ne le disent pas. Les passages les plus proches :", "**Les règles ne précisent pas** combien…",
+    "Les règles du jeu ne tranchent pas ce cas.", "Les livrets n'en disent rien.", "The rulebooks don't say.",
+    "The provided rules do not specify whether…", "  The rules don't cover this case.",
+])
+def test_an_answer_opening_on_the_booklets_silence_says_so(answer):
+    assert says_unsettled(answer)
+
+
+@pytest.mark.parametrize("answer", [
+    "Oui. Les règles ne disent pas qu'il faut attendre.", "Non, les livrets ne le permettent pas.",
+    "Yes: the rules don't say you must wait.", "Les règles disent que non.", "",
+])
+def test_an_answer_that_answers_is_not_taken_for_silence(answer):
+    assert not says_unsettled(answer)
