@@ -4,7 +4,8 @@
 
 - the game and each gold booklet exist (eval/booklets.py) and each gold page is in the PDF;
 - the expected fact is on a gold page (pdftotext, 1-based pages as `-f` counts them, in its
-  three reading orders: a fact in a two-column page may be whole in only one of them);
+  three reading orders: a fact in a two-column page may be whole in only one of them); a page
+  without a text layer (a scan, read by OCR at ingestion: the demo's FAQ) is not checked;
 - ids are unique, splits are dev/test, unanswerable questions have no gold.
 Exit status 1 when something is wrong, each problem on its own line.
 """
@@ -69,7 +70,7 @@ def problems_of(question: dict) -> list[str]:
         elif not 1 <= int(gold.get("page", 0)) <= page_count(path):
             found.append(f"{where}: page {gold.get('page')} is not in {Path(path).name}")
         else:
-            texts += page_texts(path, int(gold["page"]))
+            texts += [text for text in page_texts(path, int(gold["page"])) if text.strip()]
     fact = question.get("expected_fact")
     if fact and texts and not holds_fact(fact, texts):
         found.append(f"{where}: expected fact {fact!r} is not on its gold pages")
