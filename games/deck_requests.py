@@ -84,6 +84,7 @@ def ask_deckbuilding(*, game: Game, question: str, mentioned_cards=(), sticky_ca
         store=store, embedder=components.embedder(), llm=components.llm_backend() if llm is None else llm,
         card_collection=card_collection(game), meta_collection=meta_collection(game),
         is_known=lambda name: fold_name(name) in known,
+        cards_named=lambda names: {name: card_payload(card) for name, card in cards_known_as(game, names).items()},
         model=settings.DECK_ANSWER_MODEL, timeout=getattr(settings, "ASK_ANSWER_TIMEOUT_S", None),
         spec_timeout=settings.DECK_SPEC_TIMEOUT_S,
     )  # fmt: skip

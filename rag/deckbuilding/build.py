@@ -15,6 +15,7 @@ from rag.cards import auto_wrap_card_mentions, build_wrap_aliases, fold_name
 from rag.llm.base import LLMError
 from rag.synergy import Decomposition, decompose, synergy_search
 
+from .commander import commander_verdict
 from .export import exports_for
 from .offline import build_offline_deck, render_deck_markdown
 from .parse_validate import ParsedDeck, Verdict, card_key_from, parse_deck_response, validate_deck
@@ -61,6 +62,9 @@ class DeckTools:
     meta_collection: str
     is_known: Callable[[str], bool] | None = None
     card_key: Callable[[str], str] | None = None  # the catalog's; else one from the pool and anchors
+    # the catalog's payloads of names as written (a card the list holds from outside the pool
+    # is judged too: a Commander deck's colour identity); else only the pool's and anchors' are
+    cards_named: Callable[[list[str]], dict[str, dict]] | None = None
     model: str = "opus"
     timeout: float | None = None
     spec_timeout: float = 30.0
@@ -223,6 +227,13 @@ def _generate(request: DeckRequest, tools: DeckTools, prompt: str, spec: DeckSpe
         return None, wording.failed_on_the_way(exc, "".join(streamed), request.words_in, emit)
 
 
+def _catalog_of(deck: ParsedDeck, cards_by_name: dict[str, dict], tools: DeckTools) -> dict[str, dict]:
+    """The payload of each name of the list: the pool's and anchors', then the catalog's for
+    the others (a card the LLM took from outside the pool)."""
+    others = [name for name in deck.copies() if name not in cards_by_name]
+    return {**(tools.cards_named(others) if tools.cards_named and others else {}), **cards_by_name}
+
+
 def build_deck(request: DeckRequest, tools: DeckTools, emit: Emit) -> DeckResult:
     spec, spec_source, hits, pool, decklists, candidates = prepare(request, tools)
     anchors = request.anchors
@@ -243,6 +254,10 @@ def build_deck(request: DeckRequest, tools: DeckTools, emit: Emit) -> DeckResult
         verdict.issues.append(wording.text("no_pool", request.words_in, what=f"{spec.format}, {spec.colors or spec.domains or spec.hero}"))
         verdict.valid = False
     cards_by_name = {c["card_name"]: c for c in [*pool, *anchors]}
+    issues, warnings = commander_verdict(deck, spec, _catalog_of(deck, cards_by_name, tools), request.words_in)
+    verdict.issues += issues
+    verdict.warnings += warnings
+    verdict.valid = verdict.valid and not issues
     deck_cards = [cards_by_name[name] for name in deck.copies() if name in cards_by_name]
     text = auto_wrap_card_mentions(text, build_wrap_aliases([*anchors, *deck_cards]))
     return DeckResult(

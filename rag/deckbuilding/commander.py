@@ -53,6 +53,14 @@ def _colours(codes: set[str], words_in: str) -> str:
     return ", ".join(wording.color(c, words_in) for c in "WUBRG" if c in codes) or wording.text("colourless", words_in)
 
 
+def leader_of(anchors, spec: DeckSpec) -> dict | None:
+    """The mandatory card a Commander or Brawl deck the Oracle builds is led by: the first
+    one that can lead (« un deck Commander autour de @Naban »); None in any other format."""
+    if not has_commander(spec):
+        return None
+    return next((card for card in anchors if can_lead(card, spec.format)), None)
+
+
 def can_lead(card: dict, format: str) -> bool:
     type_line = fold_name(card.get("type") or "")
     front = type_line.split("//")[0]  # a double-faced card leads by its front face

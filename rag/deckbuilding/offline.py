@@ -11,6 +11,7 @@ from collections import Counter
 from rag.cards import fold_name
 
 from . import wording
+from .commander import leader_of
 from .parse_validate import ParsedDeck
 from .pool import card_types, role_of
 from .spec import ROLES, DeckSpec
@@ -48,6 +49,17 @@ class _Builder:
         else:
             entries.append([quantity, name])
         return quantity
+
+    def take_out(self, name: str) -> None:
+        """One copy of `name` out of the main deck's roles (a commander leaves them for its section)."""
+        for role, entries in self.role_entries.items():
+            for entry in entries:
+                if entry[1] == name:
+                    entry[0] -= 1
+                    self.copies[name] -= 1
+                    self.role_counts[role] -= 1
+                    self.role_entries[role] = [e for e in entries if e[0] > 0]
+                    return
 
     def fill(self, role: str, cards: list[dict], per_card: int | None = None) -> None:
         for card in cards:
@@ -139,7 +151,7 @@ def _spread(cards: list[dict], total: int, distinct: bool = False) -> list[list]
     return [[share + (i < extra), card["card_name"]] for i, card in enumerate(cards) if share + (i < extra)]
 
 
-SECTION_HEADINGS = (("hero", "Héros"), ("legend", "Légende"), ("equipment", "Équipement"))
+SECTION_HEADINGS = (("commander", "Commandant"), ("hero", "Héros"), ("legend", "Légende"), ("equipment", "Équipement"))
 
 
 def anchor_section(card: dict, game: str) -> str | None:
@@ -167,8 +179,12 @@ def build_offline_deck(spec: DeckSpec, candidates: dict[str, list[dict]], anchor
     _overflow(builder, spec, candidates)
     if "lands" in spec.roles:
         _mtg_lands(builder, spec, candidates, cards_by_name)
+    leader = leader_of(anchors, spec)
+    if leader is not None:  # placed with its role, it leads from the commander section (one of the 100)
+        builder.take_out(leader["card_name"])
+        outside.insert(0, ("commander", leader["card_name"]))
     deck = ParsedDeck()
-    for section, name in outside:  # one hero, one legend, one of each equipment
+    for section, name in outside:  # a commander, one hero, one legend, one of each equipment
         deck.add(section, 1, name)
     for role, entries in builder.role_entries.items():
         for quantity, name in entries:

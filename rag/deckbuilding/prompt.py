@@ -20,7 +20,7 @@ Règles impératives :
 2. Nombre maximal d'exemplaires par carte : max_copies de la spec, deck principal et sideboard confondus. Seuls les terrains de base sont illimités (Plains/Island/Swamp/Mountain/Forest/Wastes, Plaine/Île/Marais/Montagne/Forêt).
 3. Les CARTES OBLIGATOIRES (ANCHORS) : tu DOIS inclure chacune de ces cartes, au moins un exemplaire.
 4. Pool strict : n'utilise que des cartes présentes dans le contexte (pool éligible, cartes citées, candidates, decklists de tournoi). N'invente aucune carte.
-5. Format markdown par rôles : un titre par rôle avec son total, par exemple `### Créatures (24)`, puis une ligne par carte au format exact `- 4× [[card:Nom anglais]]`. Le sideboard sous `### Sideboard (15)` ; pour Riftbound `### Runes (12)`, `### Champs de bataille (3)` et la légende sous `### Légende (1)` ; pour Flesh and Blood le héros sous `### Héros (1)` et armes et équipements sous `### Équipement`.
+5. Format markdown par rôles : un titre par rôle avec son total, par exemple `### Créatures (24)`, puis une ligne par carte au format exact `- 4× [[card:Nom anglais]]`. Le sideboard sous `### Sideboard (15)` ; pour Riftbound `### Runes (12)`, `### Champs de bataille (3)` et la légende sous `### Légende (1)` ; pour Flesh and Blood le héros sous `### Héros (1)` et armes et équipements sous `### Équipement` ; pour un deck Commander ou Brawl le commandant (une carte obligatoire qui peut l'être, sinon une créature légendaire du pool) sous `### Commandant (1)`, compté dans le total du deck principal, et toutes les autres cartes dans son identité couleur.
 6. Après la liste, explique brièvement le plan de jeu et le rôle des cartes obligatoires, en français."""
 
 

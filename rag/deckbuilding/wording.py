@@ -58,7 +58,7 @@ ENGLISH_LABELS = {
     "Deck principal": "Main deck", "Deck de runes": "Rune deck", "Champs de bataille": "Battlefields",
     "Créatures": "Creatures", "Sorts": "Spells", "Terrains": "Lands", "Unités": "Units", "Équipements": "Gear",
     "Actions d'attaque": "Attack actions", "Réactions de défense": "Defense reactions", "Éphémères": "Instants",
-    "Héros": "Hero", "Légende": "Legend", "Équipement": "Equipment",
+    "Héros": "Hero", "Légende": "Legend", "Équipement": "Equipment", "Commandant": "Commander",
 }  # fmt: skip
 COLORS = {
     "fr": {"W": "blanc", "U": "bleu", "B": "noir", "R": "rouge", "G": "vert"},

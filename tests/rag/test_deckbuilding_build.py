@@ -6,8 +6,8 @@ from datetime import datetime, timezone
 
 import pytest
 
-from games.card_indexing import card_collection, meta_collection
-from games.card_lookup import resolve_mentions
+from games.card_indexing import card_collection, card_payload, meta_collection
+from games.card_lookup import cards_known_as, resolve_mentions
 from games.deck_requests import catalog_names
 from rag.cards import fold_name
 from rag.deckbuilding import DeckRequest, DeckTools, build_deck
@@ -61,6 +61,7 @@ def tools_for(game, llm) -> DeckTools:
         store=components.vector_store(), embedder=components.embedder(), llm=llm,
         card_collection=card_collection(game), meta_collection=meta_collection(game),
         is_known=lambda name: fold_name(name) in known,
+        cards_named=lambda names: {n: card_payload(c) for n, c in cards_known_as(game, names).items()},
     )  # fmt: skip
 
 
