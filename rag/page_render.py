@@ -162,6 +162,14 @@ _failed: dict[tuple[str, int], float] = {}  # (folder, page) -> the PDF's mtime 
 MAX_FAILURES_KEPT = 10_000
 
 
+def needs_render(folder: str | Path, page: int, renderer: LazyRenderer) -> bool:
+    """Whether `ensure_page_image` would render the page now (never rendered, or rendered from
+    an older upload of its PDF): what a caller counts against a render limit."""
+    existing = page_images.resolve_page_image(Path(folder), page)
+    pdf_path = renderer.source(folder) if renderer.source else None
+    return existing is None or (pdf_path is not None and not is_fresh(existing, pdf_path))
+
+
 def ensure_page_image(folder: str | Path, page: int, renderer: LazyRenderer) -> Path | None:
     """The page's image, rendered now if it never was (or was rendered from an older upload).
     None when the PDF is unknown or poppler fails: an answer is never lost for an image. A

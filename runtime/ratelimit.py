@@ -120,9 +120,12 @@ def count_render(request, refuse: Callable[[float | None], Exception]) -> None:
 
 
 def _count(request, throttles: list[SettingsRateThrottle], refuse: Callable[[float | None], Exception]) -> None:
-    waits = [throttle.wait() for throttle in throttles if not throttle.allow_request(request)]
-    if waits:
-        raise refuse(max((wait for wait in waits if wait is not None), default=None))
+    """One throttle after the other (per user, then per address), stopping at the first that
+    refuses: a signed-in user past their own limit does not fill the address's count for the
+    others behind the same address (a club's one NAT)."""
+    for throttle in throttles:
+        if not throttle.allow_request(request):
+            raise refuse(throttle.wait())
 
 
 def upload_throttles() -> list[SettingsRateThrottle]:

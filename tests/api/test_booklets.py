@@ -2,6 +2,7 @@
 (out of retrieval at once, files and caches gone); read again from its PDF."""
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,23 @@ def test_page_renders_are_rate_limited_but_a_page_already_rendered_is_not(player
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     assert "Trop de requêtes" in refused.json()["detail"]
     assert player.get(f"/api/booklets/{heat.pk}/pages/1").status_code == 200  # no render: not counted
+
+
+def test_a_user_past_the_render_limit_does_not_use_up_the_addresss_for_the_others(player, admin, heat, settings):
+    """Per user first, then per address: bob refused by his own limit is not counted against
+    the address a whole club may share, so alice, behind it too, still gets her page."""
+    settings.RATE_LIMIT_RENDER_USER, settings.RATE_LIMIT_RENDER_IP = "1/m", "2/m"
+    assert player.get(f"/api/booklets/{heat.pk}/pages/1").status_code == 200
+    assert player.get(f"/api/booklets/{heat.pk}/pages/2").status_code == 429
+
+    assert admin.get(f"/api/booklets/{heat.pk}/pages/2").status_code == 200
+
+
+def test_a_page_rendered_from_an_older_upload_counts_as_a_render(player, heat, settings):
+    settings.RATE_LIMIT_RENDER_USER = "1/m"
+    assert player.get(f"/api/booklets/{heat.pk}/pages/1").status_code == 200
+    pdf = Path(heat.pdf.path)
+    later = pdf.stat().st_mtime + 60
+    os.utime(pdf, (later, later))  # a new upload of the same booklet: its pages are rendered again
+
+    assert player.get(f"/api/booklets/{heat.pk}/pages/1").status_code == 429
