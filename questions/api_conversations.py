@@ -66,7 +66,7 @@ class TurnOut(Schema):
     def resolve_confidence(question) -> str | None:
         if "deck" in question.diagnostics:  # a decklist is judged by its verdict
             return None
-        found = confidence_of(question.best_score, question.diagnostics.get("confidence"))
+        found = confidence_of(question.best_score, question.diagnostics.get("confidence"), question.answer)
         return found.level if found else None
 
 

@@ -25,7 +25,7 @@ def answer_context(question: Question) -> dict:
     return {
         "answer_html": render_answer(question.answer, booklets_of(question.game, extensions, for_search=False), cited)
         if question.answer else "",
-        "confidence": confidence_of(score, question.diagnostics.get("confidence")) if not question.stopped else None,
+        "confidence": confidence_of(score, question.diagnostics.get("confidence"), question.answer) if not question.stopped else None,
         "error": question.error,
     }
 

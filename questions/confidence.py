@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
+from rag.abstain import says_unsettled
 from rag.confidence import THRESHOLDS, Signals, Thresholds, level_of
 
 
@@ -36,14 +37,17 @@ def level_for(signals: Signals) -> str:
     return level_of(signals, thresholds())
 
 
-def confidence_of(best_score, signals: dict | None = None) -> Confidence | None:
+def confidence_of(best_score, signals: dict | None = None, answer: str = "") -> Confidence | None:
     """None when there is no score to judge (e.g. an answer recovered without one). An answer
-    stored before the signals existed is judged on its best cosine alone."""
+    stored before the signals existed is judged on its best cosine alone; one stored before
+    `unsettled` existed, on its text (`answer`): « Les règles ne précisent pas… » is low."""
     try:
         score = float(best_score)
     except (TypeError, ValueError):
         return None
     parsed = Signals.from_dict(signals)
+    if parsed is not None and "unsettled" not in signals:
+        parsed = replace(parsed, unsettled=says_unsettled(answer))
     if parsed is not None:
         level = level_for(parsed)
     elif score >= settings.UI_CONFIDENCE_HIGH:

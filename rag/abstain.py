@@ -48,25 +48,31 @@ def statement_coverage(question: str, chunks: list[RetrievedChunk], depth: int =
 
 # How an answer says the booklets do not settle the question, at its start: the sentence the
 # system prompt asks the model to open with (rag.prompts, rule 4) and the offline answer's
-# (rag.extractive), and the ways a model words it anyway (« Les règles ne précisent pas… »,
-# "The rules do not specify…"). Only the opening counts: « Oui. Les règles ne disent pas
-# qu'il faut… » answers the question.
+# (rag.extractive), and the ways a model words it anyway (« Le livret ne précise pas si… »,
+# "The rules do not specify whether…"). Only the opening counts, and only when what follows
+# the verb does not carry on into an answer: « Les règles ne disent pas qu'il faut attendre :
+# jouez » and "The rulebook doesn't specify a limit, so you may" answer the question.
+_NOUNS = r"(?:livrets?|règles?|extraits?|passages?|textes?|rulebooks?|rules|booklets?|excerpts|manual)"
+_FR_VERBS = r"(?:dit|disent|prévoit|prévoient|(?:précise|tranche|mentionne|couvre|aborde|indique|explique|évoque)(?:nt)?)"
+_FR_ENDS = r"(?:$|[.,;:!?…—–-]|rien\b|si\b|s'ils?\b|combien|comment|quand|où|qui\b|quel|explicitement|clairement|à ce sujet|sur ce point|ce cas|cela|ça\b|non plus)"
+_EN_ENDS = r"(?:$|[.,;:!?…—–-]|whether|if\b|how\b|what\b|when\b|who\b|which\b|anything|this\b|so\b|either|explicitly|clearly)"
 _UNSETTLED = re.compile(
-    r"^[\W_]*(?:"
-    r"(?:les|ces) (?:livrets|règles|extraits)(?: [\w']+){0,2} (?:ne (?:le |la |l')?(?:disent|précisent|tranchent|mentionnent|couvrent|abordent)"
-    r"|n'(?:en )?(?:disent|indiquent|abordent|évoquent|expliquent)) (?:rien|pas)"
-    r"|the (?:\w+ )?(?:rulebooks?|rules|booklets?|passages|excerpts) (?:don't|do not|doesn't|does not) "
-    r"(?:say|specify|settle|cover|mention|address|state)"
-    r")",
+    rf"(?:(?:les|ces|le|la|ce|cette) {_NOUNS}(?: [\w'-]+){{0,4}}? "
+    rf"(?:ne (?:le |la |l')?{_FR_VERBS}(?: pas)?|n'(?:en )?{_FR_VERBS}) ?(?:pas ?)?(?=\s*{_FR_ENDS})"
+    rf"|the(?: [\w'-]+)? {_NOUNS}(?: [\w'-]+){{0,4}}? (?:don't|do not|doesn't|does not)(?: explicitly| clearly)? "
+    rf"(?:say|specify|settle|cover|mention|address|state|explain|tell)(?=\s*{_EN_ENDS}))",
     re.IGNORECASE,
 )
+# What may come before: markdown, « Réponse : », "Short answer:".
+_LEAD_IN = re.compile(r"^(?:[\s#>*_\-]|(?:réponse|answer)(?: courte| short)?\s*:)*", re.IGNORECASE)
 
 
 def says_unsettled(answer: str) -> bool:
     """Does the answer open by saying the booklets do not say, or do not settle, what was
     asked? Then its label is « ne tranchent pas » (rag.confidence), whatever the passages'
     scores: the label never contradicts the answer."""
-    return bool(_UNSETTLED.match((answer or "").lstrip().replace("’", "'")))
+    text = (answer or "").replace("’", "'").replace("**", "")
+    return bool(_UNSETTLED.match(text, _LEAD_IN.match(text).end()))
 
 
 def booklets_silent(question: str, chunks: list[RetrievedChunk], below: float) -> bool:

@@ -66,7 +66,9 @@ def test_low_when_the_answer_says_the_booklets_do_not_say_whatever_the_scores():
 @pytest.mark.parametrize("answer", [
     "Les livrets ne le disent pas. Les passages les plus proches :", "**Les règles ne précisent pas** combien…",
     "Les règles du jeu ne tranchent pas ce cas.", "Les livrets n'en disent rien.", "The rulebooks don't say.",
-    "The provided rules do not specify whether…", "  The rules don't cover this case.",
+    "The provided rules do not specify whether…", "  The rules don't cover this case.", "Le livret ne le dit pas.",
+    "La règle ne précise pas si l'on peut…", "Les règles du jeu de base ne précisent pas.", "Les livrets ne l'indiquent pas.",
+    "**Réponse :** Les livrets ne le disent pas.", "The rulebooks do not explicitly say.", "The rules of the game don't say.",
 ])
 def test_an_answer_opening_on_the_booklets_silence_says_so(answer):
     assert says_unsettled(answer)
@@ -75,6 +77,9 @@ def test_an_answer_opening_on_the_booklets_silence_says_so(answer):
 @pytest.mark.parametrize("answer", [
     "Oui. Les règles ne disent pas qu'il faut attendre.", "Non, les livrets ne le permettent pas.",
     "Yes: the rules don't say you must wait.", "Les règles disent que non.", "",
+    "Les règles ne disent pas qu'il faut attendre : vous pouvez jouer tout de suite.",
+    "Les livrets ne précisent pas de limite : posez-en autant que vous voulez.",
+    "The rules don't say you have to wait, so yes.", "The rulebook doesn't specify a limit, so you may.",
 ])
 def test_an_answer_that_answers_is_not_taken_for_silence(answer):
     assert not says_unsettled(answer)
