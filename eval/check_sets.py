@@ -4,8 +4,9 @@
 
 - the game and each gold booklet exist (eval/booklets.py) and each gold page is in the PDF;
 - the expected fact is on a gold page (pdftotext, 1-based pages as `-f` counts them, in its
-  three reading orders: a fact in a two-column page may be whole in only one of them); a page
-  without a text layer (a scan, read by OCR at ingestion: the demo's FAQ) is not checked;
+  three reading orders: a fact in a two-column page may be whole in only one of them); a
+  question with a gold page without a text layer (a scan, read by OCR at ingestion: the
+  demo's FAQ) is not checked for its fact, a page pdftotext fails on is reported;
 - ids are unique, splits are dev/test, unanswerable questions have no gold.
 Exit status 1 when something is wrong, each problem on its own line.
 """
@@ -38,7 +39,9 @@ def page_texts(path: str, page: int) -> tuple[str, ...]:
             ["pdftotext", *order, "-f", str(page), "-l", str(page), path, "-"],
             capture_output=True, text=True, check=False,
         )
-        texts.append(done.stdout if done.returncode == 0 else "")
+        if done.returncode != 0:
+            raise ValueError(f"pdftotext failed on page {page} of {Path(path).name}: {done.stderr.strip()[:200]}")
+        texts.append(done.stdout)
     return tuple(texts)
 
 
@@ -60,7 +63,7 @@ def problems_of(question: dict) -> list[str]:
         return found + ([f"{where}: unanswerable but has a gold"] if question.get("gold") else [])
     if not question.get("gold"):
         return found + [f"{where}: answerable without a gold"]
-    texts = []
+    texts, scanned = [], False
     for gold in question["gold"]:
         if "page" not in gold and gold.get("rule"):
             continue  # a rule-only gold: found by its number, whatever the page
@@ -70,9 +73,15 @@ def problems_of(question: dict) -> list[str]:
         elif not 1 <= int(gold.get("page", 0)) <= page_count(path):
             found.append(f"{where}: page {gold.get('page')} is not in {Path(path).name}")
         else:
-            texts += [text for text in page_texts(path, int(gold["page"])) if text.strip()]
+            try:
+                page = [text for text in page_texts(path, int(gold["page"])) if text.strip()]
+            except ValueError as exc:
+                found.append(f"{where}: {exc}")
+                continue
+            scanned = scanned or not page  # no text layer: the fact may be there, unseen
+            texts += page
     fact = question.get("expected_fact")
-    if fact and texts and not holds_fact(fact, texts):
+    if fact and texts and not scanned and not holds_fact(fact, texts):
         found.append(f"{where}: expected fact {fact!r} is not on its gold pages")
     return found
 

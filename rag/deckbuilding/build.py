@@ -15,11 +15,11 @@ from rag.cards import auto_wrap_card_mentions, build_wrap_aliases, fold_name
 from rag.llm.base import LLMError
 from rag.synergy import Decomposition, decompose, synergy_search
 
-from .commander import commander_verdict
+from .commander import choose_leader, commander_verdict, has_commander, leader_of
 from .export import exports_for
 from .offline import build_offline_deck, render_deck_markdown
 from .parse_validate import ParsedDeck, Verdict, card_key_from, parse_deck_response, validate_deck
-from .pool import eligible_pool, fetch_inspiration_decklists, inspiration_counts, select_role_candidates
+from .pool import eligible_pool, fetch_inspiration_decklists, inspiration_counts, is_eligible, select_role_candidates
 from . import wording
 from .prompt import DECKBUILDING_SYSTEM_PROMPT, build_deck_prompt, format_retry_prompt
 from .spec import DeckSpec, default_spec, request_spec
@@ -130,8 +130,9 @@ def _with_anchor_colors(spec: DeckSpec, anchors: list[dict]) -> DeckSpec:
 
 
 def _colors_from_hits(hits, spec: DeckSpec) -> DeckSpec:
-    """No color asked nor implied by an anchor: the two colors most present among the best cards."""
-    if spec.game != "mtg" or spec.colors:
+    """No color asked nor implied by an anchor: the two colors most present among the best cards
+    (a colourless commander's deck stays colourless)."""
+    if spec.game != "mtg" or spec.colors or spec.commander:
         return spec
     counts: dict[str, int] = {}
     for hit in hits[:20]:
@@ -146,7 +147,7 @@ def prepare(request: DeckRequest, tools: DeckTools):
     decomposition = decompose(request.question, tools.llm, game_kind=request.game, set_names=request.set_names,
                               heroes=request.heroes)  # fmt: skip
     spec, spec_source = request_spec(request.question, tools.llm, _fallback_spec(request, decomposition), tools.spec_timeout)
-    spec = _with_anchor_colors(spec, request.anchors)
+    spec = _led(_with_anchor_colors(spec, request.anchors), leader_of(request.anchors, spec))
     search = replace(
         decomposition,
         colors=tuple(spec.colors),
@@ -160,15 +161,34 @@ def prepare(request: DeckRequest, tools: DeckTools):
     spec = _colors_from_hits(hits, spec)
     synergy = {fold_name(h.payload.get("card_name", "")): h.score for h in hits}
     pool = eligible_pool(tools.store, tools.card_collection, spec)
+    leader = None
+    if has_commander(spec) and not spec.commander:  # no mandatory card leads: the pool's best legend does
+        leader = choose_leader(sorted(pool, key=lambda c: -synergy.get(fold_name(c.get("card_name", "")), 0.0)), spec)
+        spec = _led(spec, leader)
+        pool = [card for card in pool if is_eligible(card, spec)]
     decklists = fetch_inspiration_decklists(tools.store, tools.embedder, tools.meta_collection, request.question, spec)
     candidates = select_role_candidates(pool, spec, request.anchors, inspiration_counts(decklists), synergy)
+    if leader is not None:
+        candidates["commander"] = [leader]
     return spec, spec_source, hits, pool, decklists, candidates
 
 
-def generate_with_retries(llm, prompt: str, spec: DeckSpec, anchors, is_known, emit: Emit, *, model: str = "opus",
-                          timeout: float | None = None, max_retries: int = MAX_RETRIES, card_key=None,
-                          words_in: str = "fr"):  # fmt: skip
-    """Stream a list, validate it, ask again with the issues (at most `max_retries` times; the
+def _led(spec: DeckSpec, leader: dict | None) -> DeckSpec:
+    """A Commander or Brawl spec led by `leader`: its colours are the leader's identity."""
+    if leader is None:
+        return spec
+    identity = set(leader.get("card_mtg_color_identity") or [])
+    return spec.model_copy(update={"commander": leader["card_name"], "colors": [c for c in "WUBRG" if c in identity]})
+
+
+# A list's verdict in a reader's language: sizes, copies, anchors, unknown cards, and a
+# Commander deck's commander and colour identity.
+Check = Callable[[ParsedDeck, str], Verdict]
+
+
+def generate_with_retries(llm, prompt: str, spec: DeckSpec, check: Check, emit: Emit, *, model: str = "opus",
+                          timeout: float | None = None, max_retries: int = MAX_RETRIES, words_in: str = "fr"):  # fmt: skip
+    """Stream a list, check it, ask again with the issues (at most `max_retries` times; the
     model reads them in French, like its prompt). Returns (text, parsed deck, verdict in
     `words_in`, attempts); the last list is kept even if invalid."""
     current = prompt
@@ -182,7 +202,7 @@ def generate_with_retries(llm, prompt: str, spec: DeckSpec, anchors, is_known, e
                 emit("token", {"text": delta})
         text = "".join(parts)
         deck = parse_deck_response(text, spec.game)
-        verdict = validate_deck(deck, spec, anchors, is_known, card_key or card_key_from(anchors))
+        verdict = check(deck, "fr")
         if verdict.valid or attempt > max_retries:
             break
         log.info("deck attempt %d invalid: %s", attempt, "; ".join(verdict.issues))
@@ -190,7 +210,7 @@ def generate_with_retries(llm, prompt: str, spec: DeckSpec, anchors, is_known, e
     if not verdict.valid:
         log.warning("deck still invalid after %d attempts: %s", attempt, "; ".join(verdict.issues))
     if wording.reader(words_in) != "fr":
-        verdict = validate_deck(deck, spec, anchors, is_known, card_key or card_key_from(anchors), words_in)
+        verdict = check(deck, words_in)
     return text, deck, verdict, attempt
 
 
@@ -207,7 +227,7 @@ def _offline_text(request: DeckRequest, spec: DeckSpec, candidates, decklists) -
     return render_deck_markdown(deck, spec, title, lang) + "\n".join(notes) + "\n", deck
 
 
-def _generate(request: DeckRequest, tools: DeckTools, prompt: str, spec: DeckSpec, card_key, emit: Emit):
+def _generate(request: DeckRequest, tools: DeckTools, prompt: str, spec: DeckSpec, check: Check, emit: Emit):
     """(text, deck, verdict, attempts) of the LLM's list and "", or None and what the player saw
     when the LLM failed on the way: what it streamed (every attempt), then the note saying why."""
     streamed: list[str] = []
@@ -219,8 +239,7 @@ def _generate(request: DeckRequest, tools: DeckTools, prompt: str, spec: DeckSpe
 
     try:
         return generate_with_retries(
-            tools.llm, prompt, spec, request.anchors, tools.is_known, emit_kept, model=tools.model,
-            timeout=tools.timeout, card_key=card_key, words_in=request.words_in,
+            tools.llm, prompt, spec, check, emit_kept, model=tools.model, timeout=tools.timeout, words_in=request.words_in,
         ), ""  # fmt: skip
     except LLMError as exc:  # what was streamed stays, the failure is said, then the offline list
         log.warning("deck generation failed, built offline instead: %s", exc)
@@ -234,30 +253,38 @@ def _catalog_of(deck: ParsedDeck, cards_by_name: dict[str, dict], tools: DeckToo
     return {**(tools.cards_named(others) if tools.cards_named and others else {}), **cards_by_name}
 
 
+def _checker(spec: DeckSpec, anchors: list[dict], tools: DeckTools, cards_by_name: dict[str, dict]) -> Check:
+    card_key = tools.card_key or card_key_from(list(cards_by_name.values()))  # copies per card, not per spelling
+
+    def check(deck: ParsedDeck, words_in: str) -> Verdict:
+        verdict = validate_deck(deck, spec, anchors, tools.is_known, card_key, words_in)
+        issues, warnings = commander_verdict(deck, spec, _catalog_of(deck, cards_by_name, tools), words_in)
+        return replace(verdict, valid=verdict.valid and not issues, issues=verdict.issues + issues,
+                       warnings=verdict.warnings + warnings)  # fmt: skip
+
+    return check
+
+
 def build_deck(request: DeckRequest, tools: DeckTools, emit: Emit) -> DeckResult:
     spec, spec_source, hits, pool, decklists, candidates = prepare(request, tools)
     anchors = request.anchors
-    card_key = tools.card_key or card_key_from([*pool, *anchors])  # copies per card, not per spelling
+    cards_by_name = {c["card_name"]: c for c in [*pool, *anchors, *candidates.get("commander", [])]}
+    check = _checker(spec, anchors, tools, cards_by_name)
     source, attempts, shown = "offline", 1, ""
     if getattr(tools.llm, "available", False):
         prompt = build_deck_prompt(request.question, spec, anchors, request.fresh, request.sticky, decklists,
                                    candidates, [h.payload for h in hits[:15]], request.history)  # fmt: skip
-        generated, shown = _generate(request, tools, prompt, spec, card_key, emit)
+        generated, shown = _generate(request, tools, prompt, spec, check, emit)
         if generated:
             (text, deck, verdict, attempts), source = generated, "llm"
     if source == "offline":
         text, deck = _offline_text(request, spec, candidates, decklists)
-        verdict = validate_deck(deck, spec, anchors, tools.is_known, card_key, request.words_in)
+        verdict = check(deck, request.words_in)
         emit("token", {"text": text})
         text = shown + text  # the answer kept is the one the player saw
     if not pool:  # an issue, not a warning: no deck of this format can be built from the catalog
         verdict.issues.append(wording.text("no_pool", request.words_in, what=f"{spec.format}, {spec.colors or spec.domains or spec.hero}"))
         verdict.valid = False
-    cards_by_name = {c["card_name"]: c for c in [*pool, *anchors]}
-    issues, warnings = commander_verdict(deck, spec, _catalog_of(deck, cards_by_name, tools), request.words_in)
-    verdict.issues += issues
-    verdict.warnings += warnings
-    verdict.valid = verdict.valid and not issues
     deck_cards = [cards_by_name[name] for name in deck.copies() if name in cards_by_name]
     text = auto_wrap_card_mentions(text, build_wrap_aliases([*anchors, *deck_cards]))
     return DeckResult(

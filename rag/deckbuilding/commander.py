@@ -1,10 +1,14 @@
 """The rules a Commander or Brawl deck adds to its size and copy limit (Comprehensive Rules
 903): its commander may lead a deck (a legendary creature; in Brawl a legendary planeswalker
-too; or a card that says it « can be your commander »), and every other card stays within the
-commander's colour identity (a partner pair: the union of both). A basic land's identity is
-its colour (« Forêt » is green: a mono-red deck cannot play it)."""
+too; or a card that says it « can be your commander »), two commanders only as a pair their
+texts allow (Partner, Friends forever, « Choose a Background » with a Background, « Doctor's
+companion » with a Doctor), and every other card stays within the commanders' colour
+identity. A basic land's identity is its colour (« Forêt » is green: a mono-red deck cannot
+play it); a Brawl deck led by a colourless commander may play basics of one type."""
 
 from __future__ import annotations
+
+import re
 
 from rag.cards import english_basic, fold_name, is_basic_land
 
@@ -14,8 +18,11 @@ from .spec import DeckSpec
 
 COMMANDER_FORMATS = frozenset({"commander", "duel", "brawl", "standardbrawl"})
 BRAWL_FORMATS = frozenset({"brawl", "standardbrawl"})
-MAX_COMMANDERS = 2  # a partner pair; a third is never allowed
+MAX_COMMANDERS = 2  # a pair; a third is never allowed
 BASIC_IDENTITY = {"plains": ["W"], "island": ["U"], "swamp": ["B"], "mountain": ["R"], "forest": ["G"], "wastes": []}
+JUDGED_SECTIONS = ("main", "sideboard", "companion")
+# A card that is a creature wherever it is but on the battlefield (Grist, the Hunger Tide).
+_CREATURE_OFF_BATTLEFIELD = re.compile(r"isn't on the battlefield, it's a [^.]*creature", re.IGNORECASE)
 
 
 def has_commander(spec: DeckSpec) -> bool:
@@ -32,47 +39,114 @@ def commander_verdict(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, dict], 
     leaders = [name for _, name in deck.sections.get("commander", [])]
     if not leaders:
         return [], [wording.text("no_commander", words_in)]
-    issues = [wording.text("cannot_lead", words_in, name=name, format=spec.format)
-              for name in leaders if name in cards and not can_lead(cards[name], spec.format)]  # fmt: skip
-    if len(leaders) > MAX_COMMANDERS:
-        issues.append(wording.text("too_many_commanders", words_in, count=len(leaders)))
+    issues = _leader_issues(leaders, spec, cards, words_in)
     if any(name not in cards for name in leaders):  # whose identity is not known: not judged
         return issues, []
     allowed = {colour for name in leaders for colour in cards[name].get("card_mtg_color_identity") or []}
-    for section in ("main", "sideboard"):
+    return issues + _identity_issues(deck, spec, cards, allowed, words_in), []
+
+
+def _leader_issues(leaders: list[str], spec: DeckSpec, cards: dict[str, dict], words_in: str) -> list[str]:
+    known = [cards[name] for name in leaders if name in cards]
+    issues = [wording.text("cannot_lead", words_in, name=card["card_name"], format=spec.format)
+              for card in known if not can_lead(card, spec.format, beside=[c for c in known if c is not card])]  # fmt: skip
+    if len(leaders) > MAX_COMMANDERS:
+        issues.append(wording.text("too_many_commanders", words_in, count=len(leaders)))
+    elif len(known) == MAX_COMMANDERS and not issues and not pair_allowed(*known):
+        issues.append(wording.text("not_a_pair", words_in, first=known[0]["card_name"], second=known[1]["card_name"]))
+    return issues
+
+
+def _identity_issues(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, dict], allowed: set[str], words_in: str) -> list[str]:
+    issues, basic_types = [], set()
+    for section in JUDGED_SECTIONS:
         for _, name in deck.sections.get(section, []):
             identity = identity_of(name, cards)
-            if identity is not None and not set(identity) <= allowed:
-                issues.append(wording.text("outside_identity", words_in, name=name,
-                                           colors=_colours(set(identity) - allowed, words_in),
-                                           identity=_colours(allowed, words_in)))  # fmt: skip
-    return issues, []
+            if identity is None or set(identity) <= allowed:
+                continue
+            if not allowed and spec.format in BRAWL_FORMATS and is_basic_land(name):
+                basic_types.add(_basic_type(name))  # a colourless Brawl commander: basics of one type
+                continue
+            issues.append(wording.text("outside_identity", words_in, name=name, colors=_colours(set(identity) - allowed, words_in),
+                                       identity=_colours(allowed, words_in)))  # fmt: skip
+    if len(basic_types) > 1:
+        issues.append(wording.text("one_basic_type", words_in, types=", ".join(sorted(basic_types))))
+    return issues
 
 
 def _colours(codes: set[str], words_in: str) -> str:
     return ", ".join(wording.color(c, words_in) for c in "WUBRG" if c in codes) or wording.text("colourless", words_in)
 
 
-def leader_of(anchors, spec: DeckSpec) -> dict | None:
-    """The mandatory card a Commander or Brawl deck the Oracle builds is led by: the first
-    one that can lead (« un deck Commander autour de @Naban »); None in any other format."""
-    if not has_commander(spec):
-        return None
-    return next((card for card in anchors if can_lead(card, spec.format)), None)
+def _text(card: dict) -> str:
+    return card.get("oracle_text") or ""
 
 
-def can_lead(card: dict, format: str) -> bool:
-    type_line = fold_name(card.get("type") or "")
-    front = type_line.split("//")[0]  # a double-faced card leads by its front face
+def can_lead(card: dict, format: str, beside: list[dict] = ()) -> bool:
+    """Whether `card` may be a commander in `format`; `beside`: the other commander, which
+    lets a Background lead with a « Choose a Background » commander."""
+    front = fold_name(card.get("type") or "").split("//")[0]  # a double-faced card leads by its front face
     if "legendary" in front and ("creature" in front or (format in BRAWL_FORMATS and "planeswalker" in front)):
         return True
-    return "can be your commander" in (card.get("oracle_text") or "").lower()
+    if "background" in front and any("choose a background" in _text(other).lower() for other in beside):
+        return True
+    text = _text(card)
+    return "can be your commander" in text.lower() or bool("legendary" in front and _CREATURE_OFF_BATTLEFIELD.search(text))
+
+
+def pair_allowed(first: dict, second: dict) -> bool:
+    """Two commanders whose texts allow them to lead together."""
+    texts, types = [_text(c).lower() for c in (first, second)], [fold_name(c.get("type") or "") for c in (first, second)]
+    if all(re.search(r"\bpartner\b", t) for t in texts) or all("friends forever" in t for t in texts):
+        return True
+    for one, other in ((0, 1), (1, 0)):
+        if "choose a background" in texts[one] and "background" in types[other]:
+            return True
+        if "doctor's companion" in texts[one] and "doctor" in types[other]:
+            return True
+    return False
 
 
 def identity_of(name: str, cards: dict[str, dict]) -> list[str] | None:
     """A card's colour identity by the catalog, a basic land's by its colour (French or
     English, snow or not); None when the catalog does not know the card."""
     if is_basic_land(name):
-        english = fold_name(english_basic(name) or name).removeprefix("snow-covered ")
-        return BASIC_IDENTITY.get(english)
+        return BASIC_IDENTITY.get(_basic_type(name))
     return cards[name].get("card_mtg_color_identity") if name in cards else None
+
+
+def _basic_type(name: str) -> str:
+    return fold_name(english_basic(name) or name).removeprefix("snow-covered ")
+
+
+def commander_from_sideboard(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, dict]) -> ParsedDeck:
+    """MTGO's lists have no commander section: its commander (a pair: both) is the sideboard's
+    one or two cards. In a Commander or Brawl list without a `Commander` section, a sideboard
+    of one or two cards that can lead becomes it."""
+    side = deck.sections.get("sideboard", [])
+    if not has_commander(spec) or deck.sections.get("commander") or not 1 <= sum(q for q, _ in side) <= MAX_COMMANDERS:
+        return deck
+    known = [cards.get(name) for _, name in side]
+    if None in known or not all(can_lead(card, spec.format, [c for c in known if c is not card]) for card in known):
+        return deck
+    sections = {name: list(entries) for name, entries in deck.sections.items() if name != "sideboard"}
+    return ParsedDeck(sections={"commander": list(side), **sections}, roles=deck.roles)
+
+
+def leader_of(anchors, spec: DeckSpec) -> dict | None:
+    """The mandatory card a Commander or Brawl deck the Oracle builds is led by: of those that
+    can lead (« un deck Commander autour de @Naban »), the one whose colour identity holds the
+    most of the others'; None in any other format."""
+    leading = [card for card in anchors if can_lead(card, spec.format)] if has_commander(spec) else []
+    wanted = {c for card in anchors for c in card.get("card_mtg_color_identity") or []}
+    return max(leading, key=lambda card: len(wanted & set(card.get("card_mtg_color_identity") or [])), default=None)
+
+
+def choose_leader(pool: list[dict], spec: DeckSpec) -> dict | None:
+    """A commander from the pool (in its order: the best first) when no mandatory card can
+    lead: one of the deck's very colours if there is one, else the one that covers the most."""
+    leading = [card for card in pool if can_lead(card, spec.format)]
+    colours = set(spec.colors)
+    exact = [card for card in leading if set(card.get("card_mtg_color_identity") or []) == colours]
+    fitting = [card for card in leading if set(card.get("card_mtg_color_identity") or []) <= colours or not colours]
+    return (exact or sorted(fitting, key=lambda card: -len(card.get("card_mtg_color_identity") or [])) or [None])[0]

@@ -11,7 +11,6 @@ from collections import Counter
 from rag.cards import fold_name
 
 from . import wording
-from .commander import leader_of
 from .parse_validate import ParsedDeck
 from .pool import card_types, role_of
 from .spec import ROLES, DeckSpec
@@ -50,16 +49,13 @@ class _Builder:
             entries.append([quantity, name])
         return quantity
 
-    def take_out(self, name: str) -> None:
-        """One copy of `name` out of the main deck's roles (a commander leaves them for its section)."""
-        for role, entries in self.role_entries.items():
-            for entry in entries:
-                if entry[1] == name:
-                    entry[0] -= 1
-                    self.copies[name] -= 1
-                    self.role_counts[role] -= 1
-                    self.role_entries[role] = [e for e in entries if e[0] > 0]
-                    return
+    def lead(self, card: dict) -> None:
+        """The commander: one of the deck's cards, outside its roles (one fewer in the role it
+        would fill) and never again in them."""
+        role = role_of(card, self.spec.game)
+        role = role if self.spec.roles.get(role) else max(self.spec.roles, key=self.spec.roles.get)
+        self.spec.roles[role] -= 1
+        self.copies[card["card_name"]] = self.spec.max_copies
 
     def fill(self, role: str, cards: list[dict], per_card: int | None = None) -> None:
         for card in cards:
@@ -169,6 +165,10 @@ def build_offline_deck(spec: DeckSpec, candidates: dict[str, list[dict]], anchor
     cards_by_name = {c["card_name"]: c for cards in candidates.values() for c in cards}
     cards_by_name.update({a["card_name"]: a for a in anchors})
     outside = [(anchor_section(a, spec.game), a["card_name"]) for a in anchors if anchor_section(a, spec.game)]
+    leader = cards_by_name.get(spec.commander) if spec.commander else None
+    if leader is not None:  # one of the 100, in its own section
+        builder.lead(leader)
+        outside.insert(0, ("commander", leader["card_name"]))
     for anchor in anchors:
         role = role_of(anchor, spec.game)
         if role in spec.roles:
@@ -179,10 +179,6 @@ def build_offline_deck(spec: DeckSpec, candidates: dict[str, list[dict]], anchor
     _overflow(builder, spec, candidates)
     if "lands" in spec.roles:
         _mtg_lands(builder, spec, candidates, cards_by_name)
-    leader = leader_of(anchors, spec)
-    if leader is not None:  # placed with its role, it leads from the commander section (one of the 100)
-        builder.take_out(leader["card_name"])
-        outside.insert(0, ("commander", leader["card_name"]))
     deck = ParsedDeck()
     for section, name in outside:  # a commander, one hero, one legend, one of each equipment
         deck.add(section, 1, name)

@@ -75,10 +75,18 @@ def _has_word(folded: str, word: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(fold_name(word))}s?(?!\w)", folded) is not None
 
 
+# A commander heading is the word alone (« Commandant (1) »): « Synergies avec le commandant »
+# is the main deck's, and its cards are not commanders.
+_COMMANDER_HEADING = re.compile(r"^(?:commandant|commander)s?\s*(?:\(\d+\))?\s*:?$")
+
+
 def _section_of(heading: str, game: str = "") -> str:
-    folded = fold_name(heading)
+    folded = fold_name(heading).strip()
     for section, words in SECTION_WORDS + GAME_SECTIONS.get(game, ()):
-        if any(_has_word(folded, word) for word in words):
+        if section == "commander":
+            if _COMMANDER_HEADING.match(folded):
+                return section
+        elif any(_has_word(folded, word) for word in words):
             return section
     return "main"
 

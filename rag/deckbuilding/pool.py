@@ -59,8 +59,8 @@ def _structural_filter(spec: DeckSpec) -> Filter:
 
 
 def is_eligible(card: dict, spec: DeckSpec) -> bool:
-    if spec.game == "mtg":
-        return not spec.colors or set(card.get("card_mtg_color_identity") or []) <= set(spec.colors)
+    if spec.game == "mtg":  # no colours: any card, but under a colourless commander only colourless ones
+        return not (spec.colors or spec.commander) or set(card.get("card_mtg_color_identity") or []) <= set(spec.colors)
     if spec.game == "riftbound":
         return not spec.domains or set(card.get("card_domains") or []) <= set(spec.domains)
     return True

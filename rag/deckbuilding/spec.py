@@ -40,7 +40,8 @@ DEFAULTS = {
                 roles={"attacks": 32, "actions": 12, "defense_reactions": 10, "instants": 6}),
 }  # fmt: skip
 # (main, sideboard, max copies) of the formats whose decks differ from the game's default
-MTG_LIMITED_FORMATS = {"commander": (100, 0, 1), "duel": (100, 0, 1), "brawl": (60, 0, 1), "standardbrawl": (60, 0, 1)}
+# Brawl is Arena's 100-card format (Historic Brawl until 2024, Scryfall's `brawl`), Standard Brawl its 60-card one.
+MTG_LIMITED_FORMATS = {"commander": (100, 0, 1), "duel": (100, 0, 1), "brawl": (100, 0, 1), "standardbrawl": (60, 0, 1)}
 FAB_FORMATS = {"blitz": (40, 0, 2), "commoner": (40, 0, 2)}
 OTHER_FORMATS = {"mtg": MTG_LIMITED_FORMATS, "fab": FAB_FORMATS}
 NO_MAXIMUM = 1_000_000  # no rule caps a constructed main deck
@@ -52,6 +53,7 @@ class DeckSpec(BaseModel):
     colors: list[Literal["W", "U", "B", "R", "G"]] = []
     domains: list[str] = []
     hero: str = ""
+    commander: str = ""  # Magic Commander and Brawl: the card that leads (rag.deckbuilding.commander)
     main: int = Field(ge=20, le=250)
     sideboard: int = Field(default=0, ge=0, le=30)
     runes: int = Field(default=0, ge=0, le=30)
@@ -153,13 +155,14 @@ def spec_prompt(question: str, fallback: DeckSpec) -> str:
 
 
 def parse_spec(raw: str, fallback: DeckSpec) -> DeckSpec | None:
-    """The LLM's spec if its JSON validates, else None. Anchors and the game are ours, not its."""
+    """The LLM's spec if its JSON validates, else None. Anchors, the commander and the game are
+    ours, not its."""
     match = re.search(r"\{.*\}", raw or "", re.S)
     if not match:
         return None
     try:
         data = json.loads(match.group(0))
-        data.update(game=fallback.game, anchors=fallback.anchors)
+        data.update(game=fallback.game, anchors=fallback.anchors, commander="")  # the leader is ours too (build.prepare)
         for key in ("colors", "domains", "hero", "themes"):
             if not data.get(key):
                 data[key] = getattr(fallback, key)

@@ -26,6 +26,10 @@ TEXTS = {
     "outside_identity": {"fr": "{name} sort de l'identité couleur du commandant ({identity}) : {colors}.",
                          "en": "{name} is outside the commander's colour identity ({identity}): {colors}."},
     "colourless": {"fr": "incolore", "en": "colourless"},
+    "not_a_pair": {"fr": "{first} et {second} ne peuvent pas être commandants ensemble (ni Partenaire, ni Historique, ni autre paire).",
+                   "en": "{first} and {second} cannot be commanders together (neither Partner, Background nor another pair)."},
+    "one_basic_type": {"fr": "Un commandant incolore en Brawl permet des terrains de base d'un seul type, pas : {types}.",
+                       "en": "A colourless Brawl commander allows basic lands of one type only, not: {types}."},
     "anchor_missing": {"fr": "Carte obligatoire absente : {name}.", "en": "Mandatory card missing: {name}."},
     "unknown_card": {"fr": "Carte inconnue du catalogue : {name}.", "en": "Card not in the catalog: {name}."},
     "unread_line": {

@@ -54,7 +54,7 @@ def test_a_commander_must_be_able_to_lead_and_counts_against_the_singleton_rule(
 
 
 def test_a_planeswalker_leads_a_brawl_deck_not_a_commander_one(magic_catalog):
-    chandra = "Commander\n1 Chandra, Bold Pyromancer\n\nDeck\n1 Shivan Fire\n58 Mountain\n"
+    chandra = "Commander\n1 Chandra, Bold Pyromancer\n\nDeck\n1 Shivan Fire\n98 Mountain\n"  # Brawl: 100 cards
 
     assert issues_of(magic_catalog, chandra, format="brawl").issues == []
     assert "Chandra, Bold Pyromancer cannot be a commander in commander." in issues_of(magic_catalog, chandra).issues
@@ -93,3 +93,36 @@ def test_a_split_card_is_named_whole_on_arena_and_with_a_slash_on_mtgo(magic_cat
     assert checked.verdict.warnings == []  # MTGO's spelling is a name the catalog knows
     assert re.search(r"^4 Boom // Bust \(PLC\) 112$", checked.exports["arena"], re.M)
     assert names == ["Boom/Bust", "Mountain"]
+
+
+def test_mtgos_commander_is_the_sideboards_card(magic_catalog):
+    """MTGO's text export has no Commander heading: the main deck, a blank line, the commander."""
+    mtgo = "1 Opt\n1 Shivan Fire\n97 Island\n\n1 Naban, Dean of Iteration\n"
+    checked = check_decklist(magic_catalog, mtgo, format="commander")
+
+    assert checked.sections["commander"] == [(1, "Naban, Dean of Iteration")] and "sideboard" not in checked.sections
+    assert checked.verdict.totals["main"] == 100
+    assert [issue for issue in checked.verdict.issues if "Shivan Fire" in issue]
+
+
+def test_a_list_with_a_commander_section_and_no_format_is_a_commander_list(magic_catalog):
+    checked = check_decklist(magic_catalog, NABAN)
+
+    assert checked.spec.format == "commander" and checked.verdict.valid, checked.verdict.issues
+
+
+def test_two_commanders_lead_together_only_as_a_pair(magic_catalog):
+    pair = NABAN.replace("Naban, Dean of Iteration (DOM) 58", "Naban, Dean of Iteration\n1 Lyra Dawnbringer").replace("97 Island", "96 Island")
+
+    assert ("Naban, Dean of Iteration and Lyra Dawnbringer cannot be commanders together (neither Partner, "
+            "Background nor another pair).") in issues_of(magic_catalog, pair).issues  # fmt: skip
+
+
+def test_a_colourless_brawl_commander_allows_basics_of_one_type(magic_catalog):
+    karn = "Commander\n1 Karn, Scion of Urza\n\nDeck\n99 Island\n"
+
+    assert issues_of(magic_catalog, karn, format="brawl").issues == []
+    mixed = issues_of(magic_catalog, karn.replace("99 Island", "50 Island\n49 Mountain"), format="brawl").issues
+    assert mixed == ["A colourless Brawl commander allows basic lands of one type only, not: island, mountain."]
+    assert "Island is outside the commander's colour identity (colourless): blue." in issues_of(magic_catalog, karn.replace(
+        "Karn, Scion of Urza", "Traxos, Scourge of Kroog")).issues  # in Commander the exception does not hold

@@ -13,9 +13,8 @@ from tests.rag.test_deckbuilding_build import ReplayedLLM, tools_for
 QUESTION = "Construis-moi un deck Commander autour de mon commandant."
 
 
-def build(game, llm, words_in="fr"):
-    naban = resolve_mentions(game, ["Naban, Dean of Iteration"])
-    request = DeckRequest(game="mtg", question=QUESTION, fresh=naban, words_in=words_in)
+def build(game, llm, words_in="fr", names=("Naban, Dean of Iteration",)):
+    request = DeckRequest(game="mtg", question=QUESTION, fresh=resolve_mentions(game, list(names)), words_in=words_in)
     return build_deck(request, tools_for(game, llm), lambda event, data: None)
 
 
@@ -40,6 +39,35 @@ def test_a_commander_list_the_llm_writes_is_judged_by_its_commanders_identity(do
 
     assert result.deck.sections["commander"] == [(1, "Naban, Dean of Iteration")]
     assert "Shivan Fire is outside the commander's colour identity (blue): red." in result.verdict.issues
+
+
+def test_the_commanders_identity_is_among_the_issues_the_llm_is_asked_again_with(dominaria):
+    spec = json.dumps({"game": "mtg", "format": "commander", "colors": ["U"], "main": 100, "sideboard": 0, "max_copies": 1})
+    listed = "### Commandant (1)\n- 1× [[card:Naban, Dean of Iteration]]\n### Sorts (1)\n- 1× [[card:Shivan Fire]]\n"
+    llm = ReplayedLLM(spec, [listed] * 3)
+    build(dominaria, llm)
+
+    retry_prompt = llm.prompts[1][1]
+    assert "Shivan Fire sort de l'identité couleur du commandant (bleu) : rouge." in retry_prompt
+
+
+def test_without_a_leading_anchor_the_pool_gives_the_commander_and_its_identity(dominaria):
+    result = build(dominaria, NoLLM(), names=())
+    leader = result.deck.sections["commander"][0][1]
+    identity = set(_catalog(dominaria, result)[leader]["card_mtg_color_identity"])
+
+    assert result.spec.commander == leader and set(result.spec.colors) == identity
+    assert not any("commander" in w.lower() or "commandant" in w.lower() for w in result.verdict.warnings)
+    assert not any("identity" in issue for issue in result.verdict.issues), result.verdict.issues
+
+
+def test_a_colourless_commander_gets_a_colourless_deck(dominaria):
+    result = build(dominaria, NoLLM(), names=("Traxos, Scourge of Kroog",))
+    cards = _catalog(dominaria, result)
+
+    assert result.deck.sections["commander"] == [(1, "Traxos, Scourge of Kroog")] and result.spec.colors == []
+    assert all(card["card_mtg_color_identity"] == [] for card in cards.values())
+    assert not any("identity" in issue for issue in result.verdict.issues), result.verdict.issues
 
 
 def _catalog(game, result):

@@ -1,0 +1,42 @@
+"""Who may lead a Commander deck, and which two may lead it together (Comprehensive Rules 903,
+702.124 Partner, « Choose a Background »), on cards written as the catalog holds them."""
+
+from rag.deckbuilding.commander import can_lead, pair_allowed
+from rag.deckbuilding.parse_validate import parse_deck_response
+
+
+def card(name, type_line, text=""):
+    return {"card_name": name, "type": type_line, "oracle_text": text}
+
+
+THRASIOS = card("Thrasios, Triton Hero", "Legendary Creature — Merfolk Wizard", "{4}: Scry 1… Partner")
+TYMNA = card("Tymna the Weaver", "Legendary Creature — Human Cleric", "Lifelink\nPartner (You can have two commanders…)")
+WILSON = card("Wilson, Refined Grizzly", "Legendary Creature — Bear Warrior", "Choose a Background (You can have a Background…)")
+GIANTS = card("Raised by Giants", "Legendary Enchantment — Background", "Commander creatures you own have base power…")
+GRIST = card("Grist, the Hunger Tide", "Legendary Planeswalker — Grist",
+             "As long as Grist, the Hunger Tide isn't on the battlefield, it's a 1/1 Insect creature in addition to its other types.")
+NABAN = card("Naban, Dean of Iteration", "Legendary Creature — Human Wizard")
+
+
+def test_partners_and_a_background_lead_together_two_legends_do_not():
+    assert pair_allowed(THRASIOS, TYMNA)
+    assert pair_allowed(WILSON, GIANTS) and pair_allowed(GIANTS, WILSON)
+    assert not pair_allowed(NABAN, THRASIOS)
+
+
+def test_a_background_leads_only_beside_a_commander_that_chooses_one():
+    assert can_lead(GIANTS, "commander", beside=[WILSON])
+    assert not can_lead(GIANTS, "commander", beside=[NABAN]) and not can_lead(GIANTS, "commander")
+
+
+def test_a_legend_that_is_a_creature_off_the_battlefield_leads():
+    assert can_lead(GRIST, "commander")
+    assert not can_lead(card("Karn, Scion of Urza", "Legendary Planeswalker — Karn"), "commander")
+
+
+def test_only_a_heading_that_is_the_word_itself_holds_the_commander():
+    deck = parse_deck_response("### Commandant (1)\n- 1× [[card:Naban, Dean of Iteration]]\n"
+                               "### Synergies avec le commandant (2)\n- 1× [[card:Opt]]\n- 1× [[card:Syncopate]]\n", "mtg")  # fmt: skip
+
+    assert deck.sections["commander"] == [(1, "Naban, Dean of Iteration")]
+    assert deck.sections["main"] == [(1, "Opt"), (1, "Syncopate")]
