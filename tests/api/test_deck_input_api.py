@@ -109,3 +109,19 @@ def test_a_card_limit_of_25_gives_up_to_25_cards(player, magic):
     response = player.get(f"/api/games/{magic.pk}/cards", {"q": "a", "limit": "25"})
 
     assert response.status_code == 200 and 1 < len(response.json()) <= 25
+
+
+def test_an_arena_commander_export_is_checked_by_its_commanders_identity(player, magic):
+    """POST /api/decks/validate: the commander in its own section, counted in the 100, and a
+    red card in a blue commander's deck named, in the client's language."""
+    arena = ("Commander\n1 Naban, Dean of Iteration (DAR) 58\n\nDeck\n1 Opt (DAR) 60\n1 Shivan Fire\n"
+             "97 Island (DAR) 254\n")  # fmt: skip
+
+    checked = post(player, "/api/decks/validate", {"gameId": str(magic.pk), "decklist": arena},
+                   **{"Accept-Language": "en"}).json()  # fmt: skip
+
+    assert checked["spec"]["format"] == "commander" and checked["spec"]["commander"] == ""
+    assert checked["sections"]["commander"] == [[1, "Naban, Dean of Iteration"]]
+    assert checked["validation"]["totals"] == {"main": 100, "sideboard": 0}
+    assert checked["validation"]["issues"] == ["Shivan Fire is outside the commander's colour identity (blue): red."]
+    assert checked["exports"]["arena"].startswith("Commander\n1 Naban, Dean of Iteration (DAR) 58\n\nDeck\n")
