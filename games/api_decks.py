@@ -55,9 +55,9 @@ class Validation(Schema):
 
 
 class DeckOut(Schema):
-    sections: dict[str, list[tuple[int, str]]]  # main, sideboard, runes, battlefields…: [quantity, name]
+    sections: dict[str, list[tuple[int, str]]]  # main, sideboard, commander, runes, battlefields…: [quantity, name]
     validation: Validation
-    spec: dict  # what the list had to be: format, section sizes, copy limit, colors…
+    spec: dict  # what the list had to be: format, section sizes, copy limit, colors, commander…
     exports: dict[str, str]  # text; Magic also arena and mtgo_dek
 
 
