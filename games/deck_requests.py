@@ -11,7 +11,7 @@ from django.utils import translation
 
 from rag.cards import fold_name, update_sticky
 from rag.deckbuilding import DeckRequest, DeckSpec, DeckTools, build_deck, default_spec, validate_deck, wording
-from rag.deckbuilding.commander import commander_from_sideboard, commander_verdict
+from rag.deckbuilding.commander import commander_from_sideboard, commander_in_main, commander_verdict
 from rag.deckbuilding.export import exports_for
 from rag.deckbuilding.parse_validate import ParsedDeck, Verdict
 from rag.deckbuilding.spec import hero_name
@@ -128,7 +128,7 @@ def check_decklist(game: Game, text: str, format: str = "") -> CheckedList:
     names = {name for entries in deck.sections.values() for _, name in entries}  # the companion's too
     known, rows = catalog_names(game), cards_known_as(game, names)
     cards = {name: card_payload(card) for name, card in rows.items()}
-    deck = commander_from_sideboard(deck, spec, cards)  # MTGO's commander is its sideboard's card
+    deck = commander_in_main(commander_from_sideboard(deck, spec, cards), spec)  # MTGO's commander is its sideboard's card
     verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known, catalog_card_key(game), lang,
                             legal=_legal_in(spec, rows), by_the_rules=True)  # fmt: skip
     issues, warnings = commander_verdict(deck, spec, cards, lang)

@@ -119,6 +119,16 @@ def _basic_type(name: str) -> str:
     return fold_name(english_basic(name) or name).removeprefix("snow-covered ")
 
 
+def commander_in_main(deck: ParsedDeck, spec: DeckSpec) -> ParsedDeck:
+    """A `Commander` section in a format without one (a Commander export checked for
+    Standard): its cards are the deck's, in the main deck (not MTGO's sideboard)."""
+    if has_commander(spec) or not deck.sections.get("commander"):
+        return deck
+    sections = {name: list(entries) for name, entries in deck.sections.items() if name != "commander"}
+    sections["main"] = [*deck.sections["commander"], *sections.get("main", [])]
+    return ParsedDeck(sections=sections, roles=deck.roles)
+
+
 def commander_from_sideboard(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, dict]) -> ParsedDeck:
     """MTGO's lists have no commander section: its commander (a pair: both) is the sideboard's
     one or two cards. In a Commander or Brawl list without a `Commander` section, a sideboard

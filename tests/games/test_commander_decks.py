@@ -126,3 +126,13 @@ def test_a_colourless_brawl_commander_allows_basics_of_one_type(magic_catalog):
     assert mixed == ["A colourless Brawl commander allows basic lands of one type only, not: island, mountain."]
     assert "Island is outside the commander's colour identity (colourless): blue." in issues_of(magic_catalog, karn.replace(
         "Karn, Scion of Urza", "Traxos, Scourge of Kroog")).issues  # in Commander the exception does not hold
+
+
+def test_a_commander_section_checked_for_a_format_without_one_is_main_deck(magic_catalog):
+    """An Arena Commander export checked for Standard: its commander is one more main-deck card,
+    and the MTGO export keeps it in the main deck, not in the sideboard."""
+    checked = check_decklist(magic_catalog, NABAN, format="standard")
+    dek = ElementTree.fromstring(checked.exports["mtgo_dek"])
+
+    assert "commander" not in checked.sections and checked.verdict.totals["main"] == 100
+    assert {c.get("Sideboard") for c in dek.iter("Cards")} == {"false"}
