@@ -53,18 +53,19 @@ def statement_coverage(question: str, chunks: list[RetrievedChunk], depth: int =
 # the verb does not carry on into an answer: « Les règles ne disent pas qu'il faut attendre :
 # jouez » and "The rulebook doesn't specify a limit, so you may" answer the question.
 _NOUNS = r"(?:livrets?|règles?|extraits?|passages?|textes?|rulebooks?|rules|booklets?|excerpts|manual)"
-_FR_VERBS = r"(?:dit|disent|prévoit|prévoient|(?:précise|tranche|mentionne|couvre|aborde|indique|explique|évoque)(?:nt)?)"
-_FR_ENDS = r"(?:$|[.,;:!?…—–-]|rien\b|si\b|s'ils?\b|combien|comment|quand|où|qui\b|quel|explicitement|clairement|à ce sujet|sur ce point|ce cas|cela|ça\b|non plus)"
-_EN_ENDS = r"(?:$|[.,;:!?…—–-]|whether|if\b|how\b|what\b|when\b|who\b|which\b|anything|this\b|so\b|either|explicitly|clearly)"
+_FR_VERBS = r"(?:dit|disent|prévoit|prévoient|(?:précise|tranche|mentionne|couvre|aborde|indique|explique|évoque|traite|parle)(?:nt)?)"
+_FR_ENDS = (r"(?:$|[.,;:!?…—–-]|rien\b|si\b|s'ils?\b|combien|comment|quand|où|qui\b|quel|explicitement|clairement"
+            r"|à ce sujet|sur ce point|ce\b|cet\b|cette\b|ces\b|la question|de la question|du cas|cela|ça\b|non plus(?!\s+qu))")
+_EN_ENDS = r"(?:$|[.,;:!?…—–-]|whether|if\b|how\b|what\b|when\b|who\b|which\b|anything|this\b|it\b|either|explicitly|clearly)"
 _UNSETTLED = re.compile(
     rf"(?:(?:les|ces|le|la|ce|cette) {_NOUNS}(?: [\w'-]+){{0,4}}? "
     rf"(?:ne (?:le |la |l')?{_FR_VERBS}(?: pas)?|n'(?:en )?{_FR_VERBS}) ?(?:pas ?)?(?=\s*{_FR_ENDS})"
-    rf"|the(?: [\w'-]+)? {_NOUNS}(?: [\w'-]+){{0,4}}? (?:don't|do not|doesn't|does not)(?: explicitly| clearly)? "
+    rf"|(?:the|this|these)(?: [\w'-]+)? {_NOUNS}(?: [\w'-]+){{0,4}}? (?:don't|do not|doesn't|does not)(?: explicitly| clearly)? "
     rf"(?:say|specify|settle|cover|mention|address|state|explain|tell)(?=\s*{_EN_ENDS}))",
     re.IGNORECASE,
 )
-# What may come before: markdown, « Réponse : », "Short answer:".
-_LEAD_IN = re.compile(r"^(?:[\s#>*_\-]|(?:réponse|answer)(?: courte| short)?\s*:)*", re.IGNORECASE)
+# What may come before: markdown, a « Réponse » heading, « Réponse courte : », "Short answer:", « En bref : ».
+_LEAD_IN = re.compile(r"^(?:[\s#>*_\-]|(?:(?:short |brief )?answer|réponse(?: courte| brève)?|en bref|in short)\b\s*:?)*", re.IGNORECASE)
 
 
 def says_unsettled(answer: str) -> bool:

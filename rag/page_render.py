@@ -167,6 +167,8 @@ def needs_render(folder: str | Path, page: int, renderer: LazyRenderer) -> bool:
     an older upload of its PDF): what a caller counts against a render limit."""
     existing = page_images.resolve_page_image(Path(folder), page)
     pdf_path = renderer.source(folder) if renderer.source else None
+    if pdf_path is not None and Path(pdf_path).is_file() and _failed.get((str(Path(folder)), page)) == Path(pdf_path).stat().st_mtime:
+        return False  # poppler failed on this version of the page: it is not tried again
     return existing is None or (pdf_path is not None and not is_fresh(existing, pdf_path))
 
 

@@ -161,7 +161,9 @@ def decompose_with_rules(question: str, game_kind: str = "mtg", set_names: dict[
     for group, letters in COLOR_GROUPS.items():
         if _has_word(folded, group):
             colors.update(letters)
-    fmt = next((f for f, words in FORMATS.items() if any(_has_word(folded, w) for w in words)), "")
+    # the longest phrase named wins: « Standard Brawl » is standardbrawl, not standard
+    named = [(len(w), f) for f, words in FORMATS.items() for w in words if _has_word(folded, w)]
+    fmt = max(named)[1] if named else ""
     types = [t for t, words in TYPE_WORDS.items() if any(_has_word(folded, w) for w in words)]
     themes = [t for t, (words, _) in THEMES.items() if any(_has_word(folded, w) for w in words)]
     domains = [d for d in RIFTBOUND_DOMAINS if _has_word(folded, d)] if game_kind == "riftbound" else []

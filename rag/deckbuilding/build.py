@@ -163,12 +163,13 @@ def prepare(request: DeckRequest, tools: DeckTools):
     pool = eligible_pool(tools.store, tools.card_collection, spec)
     leader = None
     if has_commander(spec) and not spec.commander:  # no mandatory card leads: the pool's best legend does
-        leader = choose_leader(sorted(pool, key=lambda c: -synergy.get(fold_name(c.get("card_name", "")), 0.0)), spec)
+        ranked = sorted(pool, key=lambda c: -synergy.get(fold_name(c.get("card_name", "")), 0.0))
+        leader = choose_leader(ranked, spec, request.anchors)
         spec = _led(spec, leader)
         pool = [card for card in pool if is_eligible(card, spec)]
     decklists = fetch_inspiration_decklists(tools.store, tools.embedder, tools.meta_collection, request.question, spec)
     candidates = select_role_candidates(pool, spec, request.anchors, inspiration_counts(decklists), synergy)
-    if leader is not None:
+    if leader is not None and fold_name(leader["card_name"]) not in {fold_name(a.get("card_name", "")) for a in request.anchors}:
         candidates["commander"] = [leader]
     return spec, spec_source, hits, pool, decklists, candidates
 
@@ -258,7 +259,11 @@ def _checker(spec: DeckSpec, anchors: list[dict], tools: DeckTools, cards_by_nam
 
     def check(deck: ParsedDeck, words_in: str) -> Verdict:
         verdict = validate_deck(deck, spec, anchors, tools.is_known, card_key, words_in)
+        if not has_commander(spec):
+            return verdict
         issues, warnings = commander_verdict(deck, spec, _catalog_of(deck, cards_by_name, tools), words_in)
+        if spec.commander and not deck.sections.get("commander"):  # the Oracle chose it: it must lead
+            issues, warnings = [*issues, wording.text("commander_missing", words_in, name=spec.commander)], []
         return replace(verdict, valid=verdict.valid and not issues, issues=verdict.issues + issues,
                        warnings=verdict.warnings + warnings)  # fmt: skip
 

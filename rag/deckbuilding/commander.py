@@ -94,11 +94,20 @@ def can_lead(card: dict, format: str, beside: list[dict] = ()) -> bool:
     return "can be your commander" in text.lower() or bool("legendary" in front and _CREATURE_OFF_BATTLEFIELD.search(text))
 
 
+_PARTNER = re.compile(r"\bpartner\b(?!\s+with\b)(?!\s*[—–-])", re.IGNORECASE)  # plain Partner, not « Partner with X », « Partner—Survivors »
+_PARTNER_WITH = re.compile(r"\bpartner with ([^(\n]+?)\s*(?:\(|\n|$)", re.IGNORECASE)
+
+
 def pair_allowed(first: dict, second: dict) -> bool:
-    """Two commanders whose texts allow them to lead together."""
+    """Two commanders whose texts allow them to lead together (702.124: Partner; « Partner
+    with X » only with X)."""
     texts, types = [_text(c).lower() for c in (first, second)], [fold_name(c.get("type") or "") for c in (first, second)]
-    if all(re.search(r"\bpartner\b", t) for t in texts) or all("friends forever" in t for t in texts):
+    if all(_PARTNER.search(t) for t in texts) or all("friends forever" in t for t in texts):
         return True
+    for one, other in ((first, second), (second, first)):
+        named = _PARTNER_WITH.search(_text(one))
+        if named and fold_name(named.group(1)) == fold_name(other.get("card_name") or ""):
+            return True
     for one, other in ((0, 1), (1, 0)):
         if "choose a background" in texts[one] and "background" in types[other]:
             return True
@@ -144,19 +153,30 @@ def commander_from_sideboard(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, 
 
 
 def leader_of(anchors, spec: DeckSpec) -> dict | None:
-    """The mandatory card a Commander or Brawl deck the Oracle builds is led by: of those that
-    can lead (« un deck Commander autour de @Naban »), the one whose colour identity holds the
-    most of the others'; None in any other format."""
+    """The mandatory card a Commander or Brawl deck the Oracle builds is led by: one that can
+    lead and whose colour identity holds every other mandatory card's (« un deck Commander
+    autour de @Naban »); None when none does (the pool may have one: `choose_leader`), and in
+    any other format."""
+    wanted = _identity_union(anchors)
     leading = [card for card in anchors if can_lead(card, spec.format)] if has_commander(spec) else []
-    wanted = {c for card in anchors for c in card.get("card_mtg_color_identity") or []}
-    return max(leading, key=lambda card: len(wanted & set(card.get("card_mtg_color_identity") or [])), default=None)
+    return next((card for card in leading if wanted <= set(card.get("card_mtg_color_identity") or [])), None)
 
 
-def choose_leader(pool: list[dict], spec: DeckSpec) -> dict | None:
+def choose_leader(pool: list[dict], spec: DeckSpec, anchors=()) -> dict | None:
     """A commander from the pool (in its order: the best first) when no mandatory card can
-    lead: one of the deck's very colours if there is one, else the one that covers the most."""
+    lead every other: one whose identity holds the mandatory cards' and is the deck's very
+    colours, else the narrowest that holds them; failing any, the mandatory card that leads,
+    else the pool's legend that covers the most of the deck's colours."""
+    wanted, colours = _identity_union(anchors), set(spec.colors)
     leading = [card for card in pool if can_lead(card, spec.format)]
-    colours = set(spec.colors)
-    exact = [card for card in leading if set(card.get("card_mtg_color_identity") or []) == colours]
+    covering = [card for card in leading if wanted <= set(card.get("card_mtg_color_identity") or [])]
+    exact = [card for card in covering if set(card.get("card_mtg_color_identity") or []) == colours]
+    if exact or covering:
+        return (exact or sorted(covering, key=lambda card: len(card.get("card_mtg_color_identity") or [])))[0]
+    anchor_leader = next((card for card in anchors if can_lead(card, spec.format)), None)
     fitting = [card for card in leading if set(card.get("card_mtg_color_identity") or []) <= colours or not colours]
-    return (exact or sorted(fitting, key=lambda card: -len(card.get("card_mtg_color_identity") or [])) or [None])[0]
+    return anchor_leader or (sorted(fitting, key=lambda card: -len(card.get("card_mtg_color_identity") or [])) or [None])[0]
+
+
+def _identity_union(cards) -> set[str]:
+    return {colour for card in cards for colour in card.get("card_mtg_color_identity") or []}

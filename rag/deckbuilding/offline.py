@@ -88,7 +88,10 @@ def _mtg_lands(builder: _Builder, spec: DeckSpec, candidates: dict[str, list[dic
             break
         if len(identity) > 1 and identity <= set(colors):
             nonbasic_room -= builder.put("lands", land["card_name"], min(spec.max_copies, nonbasic_room))
-    symbols = _mana_symbols(cards_by_name, spells) or Counter({c: 1 for c in colors})
+    symbols = _mana_symbols(cards_by_name, spells)
+    if spec.commander:  # a mandatory card outside the commander's identity brings no basics of its colour
+        symbols = Counter({c: n for c, n in symbols.items() if c in colors})
+    symbols = symbols or Counter({c: 1 for c in colors})
     room = builder.room("lands")
     if not symbols:
         builder.role_entries["lands"].append([room, "Wastes"])

@@ -77,7 +77,9 @@ def _has_word(folded: str, word: str) -> bool:
 
 # A commander heading is the word alone (« Commandant (1) »): « Synergies avec le commandant »
 # is the main deck's, and its cards are not commanders.
-_COMMANDER_HEADING = re.compile(r"^(?:commandant|commander)s?\s*(?:\(\d+\))?\s*:?$")
+_COMMANDER_HEADING = re.compile(
+    r"^\W*(?:(?:le|la|les|votre|ton|the|your)\s+)?(?:commandant|commander)s?\s*(?:\([^)]*\))?\s*(?::.*)?$"
+)  # « Commandant (1) », « Le commandant (1 carte) », « 👑 Commander : Naban »
 
 
 def _section_of(heading: str, game: str = "") -> str:

@@ -26,7 +26,8 @@ Règles impératives :
 
 def _spec_block(spec: DeckSpec) -> str:
     headings = ", ".join(f"{ROLES[spec.game][r]} ({n})" for r, n in spec.roles.items())
-    return f"SPEC DU DECK\n{spec.model_dump_json(indent=1)}\nTitres des rôles du deck principal : {headings}"
+    leader = f"\nCommandant : {spec.commander}, sous « ### Commandant (1) », compté dans les {spec.main} cartes." if spec.commander else ""
+    return f"SPEC DU DECK\n{spec.model_dump_json(indent=1)}\nTitres des rôles du deck principal : {headings}{leader}"
 
 
 def _anchors_block(anchors: Sequence[dict]) -> str:

@@ -26,6 +26,8 @@ TEXTS = {
     "outside_identity": {"fr": "{name} sort de l'identité couleur du commandant ({identity}) : {colors}.",
                          "en": "{name} is outside the commander's colour identity ({identity}): {colors}."},
     "colourless": {"fr": "incolore", "en": "colourless"},
+    "commander_missing": {"fr": "Le commandant {name} manque : une section « ### Commandant (1) » avec sa carte.",
+                          "en": "The commander {name} is missing: a “### Commandant (1)” section with its card."},
     "not_a_pair": {"fr": "{first} et {second} ne peuvent pas être commandants ensemble (ni Partenaire, ni Historique, ni autre paire).",
                    "en": "{first} and {second} cannot be commanders together (neither Partner, Background nor another pair)."},
     "one_basic_type": {"fr": "Un commandant incolore en Brawl permet des terrains de base d'un seul type, pas : {types}.",

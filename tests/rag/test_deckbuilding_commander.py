@@ -73,3 +73,23 @@ def test_a_colourless_commander_gets_a_colourless_deck(dominaria):
 def _catalog(game, result):
     names = [name for section in ("main", "commander") for _, name in result.deck.sections.get(section, [])]
     return {card["card_name"]: card for card in resolve_mentions(game, names)}
+
+
+def test_the_commander_chosen_holds_every_mandatory_cards_identity(dominaria):
+    """Naban (blue) and Squee (red) asked for: neither can lead the other's colour, a blue-red
+    legend of the pool does, and every card and basic stays in its identity."""
+    result = build(dominaria, NoLLM(), names=("Naban, Dean of Iteration", "Squee, the Immortal"))
+
+    assert set(result.spec.colors) == {"U", "R"}
+    assert result.deck.sections["commander"][0][1] not in ("Naban, Dean of Iteration", "Squee, the Immortal")
+    assert not any("identity" in issue for issue in result.verdict.issues), result.verdict.issues
+
+
+def test_an_llm_list_without_the_commander_chosen_is_asked_again(dominaria):
+    spec = json.dumps({"game": "mtg", "format": "commander", "colors": ["U"], "main": 100, "sideboard": 0, "max_copies": 1})
+    llm = ReplayedLLM(spec, ["### Sorts (1)\n- 1× [[card:Opt]]\n"] * 3)
+    result = build(dominaria, llm)
+
+    assert "Le commandant Naban, Dean of Iteration manque : une section « ### Commandant (1) » avec sa carte." in llm.prompts[1][1]
+    assert "Commandant : Naban, Dean of Iteration, sous « ### Commandant (1) »" in llm.prompts[0][1]
+    assert result.attempts == 3 and not result.verdict.valid

@@ -18,8 +18,13 @@ GRIST = card("Grist, the Hunger Tide", "Legendary Planeswalker — Grist",
 NABAN = card("Naban, Dean of Iteration", "Legendary Creature — Human Wizard")
 
 
+PIR = card("Pir, Imaginative Rascal", "Legendary Creature — Human", "Partner with Toothy, Imaginary Friend (When this…)")
+TOOTHY = card("Toothy, Imaginary Friend", "Legendary Creature — Illusion", "Partner with Pir, Imaginative Rascal (When…)")
+
+
 def test_partners_and_a_background_lead_together_two_legends_do_not():
-    assert pair_allowed(THRASIOS, TYMNA)
+    assert pair_allowed(THRASIOS, TYMNA) and pair_allowed(PIR, TOOTHY)
+    assert not pair_allowed(PIR, THRASIOS)  # « Partner with » pairs with its one card only
     assert pair_allowed(WILSON, GIANTS) and pair_allowed(GIANTS, WILSON)
     assert not pair_allowed(NABAN, THRASIOS)
 
@@ -40,3 +45,9 @@ def test_only_a_heading_that_is_the_word_itself_holds_the_commander():
 
     assert deck.sections["commander"] == [(1, "Naban, Dean of Iteration")]
     assert deck.sections["main"] == [(1, "Opt"), (1, "Syncopate")]
+
+
+def test_a_commander_heading_may_carry_an_article_a_count_or_the_name():
+    for heading in ("Le commandant (1 carte)", "👑 Commandant (1)", "Commander : Naban"):
+        deck = parse_deck_response(f"### {heading}\n- 1× [[card:Naban, Dean of Iteration]]\n", "mtg")
+        assert deck.sections.get("commander") == [(1, "Naban, Dean of Iteration")], heading

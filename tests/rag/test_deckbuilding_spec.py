@@ -55,3 +55,11 @@ def test_the_llms_format_is_written_as_legalities_hold_it():
     for written, stored in (("Modern", "modern"), (" moderne ", "modern"), ("EDH", "commander"), ("Pioneer", "pioneer")):
         answer = json.dumps({"format": written, "main": 60, "sideboard": 15, "max_copies": 4})
         assert parse_spec(answer, default_spec("mtg")).format == stored
+
+
+def test_a_standard_brawl_request_is_standard_brawl_and_an_llm_spec_keeps_brawls_hundred_cards():
+    from rag.synergy import decompose_with_rules
+
+    assert decompose_with_rules("Construis-moi un deck Standard Brawl autour de Chandra").format == "standardbrawl"
+    spec = parse_spec('{"format": "brawl", "main": 60, "max_copies": 1}', default_spec("mtg", format="brawl"))
+    assert (spec.main, spec.max_copies, spec.commander) == (100, 1, "")
