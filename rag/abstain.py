@@ -55,8 +55,10 @@ def statement_coverage(question: str, chunks: list[RetrievedChunk], depth: int =
 _NOUNS = r"(?:livrets?|règles?|extraits?|passages?|textes?|rulebooks?|rules|booklets?|excerpts|manual)"
 _FR_VERBS = r"(?:dit|disent|prévoit|prévoient|(?:précise|tranche|mentionne|couvre|aborde|indique|explique|évoque|traite|parle)(?:nt)?)"
 _FR_ENDS = (r"(?:$|[.,;:!?…—–-]|rien\b|si\b|s'ils?\b|combien|comment|quand|où|qui\b|quel|explicitement|clairement"
-            r"|à ce sujet|sur ce point|ce\b|cet\b|cette\b|ces\b|la question|de la question|du cas|cela|ça\b|non plus(?!\s+qu))")
-_EN_ENDS = r"(?:$|[.,;:!?…—–-]|whether|if\b|how\b|what\b|when\b|who\b|which\b|anything|this\b|it\b|either|explicitly|clearly)"
+            r"|à ce sujet|sur ce point|ce (?:point|cas)|cette (?:question|situation)|ces cas|ce qui se passe|la question"
+            r"|cela|ça\b|non plus(?!\s+qu))")
+_EN_ENDS = (r"(?:$|[.,;:!?…—–-]|whether|if\b|how\b|what\b|when\b|who\b|which\b|anything|this\b(?!\s+\w+\s+(?:is|must|has))"
+            r"|it(?=\s*(?:$|[.,;:!?]))|either|explicitly|clearly)")
 _UNSETTLED = re.compile(
     rf"(?:(?:les|ces|le|la|ce|cette) {_NOUNS}(?: [\w'-]+){{0,4}}? "
     rf"(?:ne (?:le |la |l')?{_FR_VERBS}(?: pas)?|n'(?:en )?{_FR_VERBS}) ?(?:pas ?)?(?=\s*{_FR_ENDS})"
@@ -65,7 +67,7 @@ _UNSETTLED = re.compile(
     re.IGNORECASE,
 )
 # What may come before: markdown, a « Réponse » heading, « Réponse courte : », "Short answer:", « En bref : ».
-_LEAD_IN = re.compile(r"^(?:[\s#>*_\-]|(?:(?:short |brief )?answer|réponse(?: courte| brève)?|en bref|in short)\b\s*:?)*", re.IGNORECASE)
+_LEAD_IN = re.compile(r"^(?:[\s#>*_\-]|(?:(?:short |brief )?answer|réponse(?: courte| brève)?|en bref|in short)\b\s*[:,]?)*", re.IGNORECASE)
 
 
 def says_unsettled(answer: str) -> bool:

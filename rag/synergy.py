@@ -154,6 +154,20 @@ def match_sets(question: str, set_names: dict[str, str] | None = None) -> tuple[
     return tuple(dict.fromkeys(found))
 
 
+def _format_named(folded: str) -> str:
+    """The format a question names, the first in FORMATS' order, unless a longer name holds
+    it: « Standard Brawl » is standardbrawl, « Duel Commander » duel; « explorer un deck
+    modern » stays modern (« explorer » is a French verb too)."""
+    named = [(fmt, word) for fmt, words in FORMATS.items() for word in words if _has_word(folded, word)]
+    if not named:
+        return ""
+    fmt, word = named[0]
+    for other, longer in named[1:]:
+        if len(longer) > len(word) and _has_word(fold_name(longer), word):
+            fmt, word = other, longer
+    return fmt
+
+
 def decompose_with_rules(question: str, game_kind: str = "mtg", set_names: dict[str, str] | None = None,
                          heroes: Sequence[str] = ()) -> Decomposition:  # fmt: skip
     folded = fold_name(question)
@@ -161,9 +175,7 @@ def decompose_with_rules(question: str, game_kind: str = "mtg", set_names: dict[
     for group, letters in COLOR_GROUPS.items():
         if _has_word(folded, group):
             colors.update(letters)
-    # the longest phrase named wins: « Standard Brawl » is standardbrawl, not standard
-    named = [(len(w), f) for f, words in FORMATS.items() for w in words if _has_word(folded, w)]
-    fmt = max(named)[1] if named else ""
+    fmt = _format_named(folded)
     types = [t for t, words in TYPE_WORDS.items() if any(_has_word(folded, w) for w in words)]
     themes = [t for t, (words, _) in THEMES.items() if any(_has_word(folded, w) for w in words)]
     domains = [d for d in RIFTBOUND_DOMAINS if _has_word(folded, d)] if game_kind == "riftbound" else []

@@ -95,6 +95,7 @@ def can_lead(card: dict, format: str, beside: list[dict] = ()) -> bool:
 
 
 _PARTNER = re.compile(r"\bpartner\b(?!\s+with\b)(?!\s*[—–-])", re.IGNORECASE)  # plain Partner, not « Partner with X », « Partner—Survivors »
+_PARTNER_KIND = re.compile(r"\bpartner\s*[—–-]\s*([^(\n]+)", re.IGNORECASE)
 _PARTNER_WITH = re.compile(r"\bpartner with ([^(\n]+?)\s*(?:\(|\n|$)", re.IGNORECASE)
 
 
@@ -103,6 +104,9 @@ def pair_allowed(first: dict, second: dict) -> bool:
     with X » only with X)."""
     texts, types = [_text(c).lower() for c in (first, second)], [fold_name(c.get("type") or "") for c in (first, second)]
     if all(_PARTNER.search(t) for t in texts) or all("friends forever" in t for t in texts):
+        return True
+    kinds = [_PARTNER_KIND.search(t) for t in texts]  # « Partner—Survivors » pairs with its kind
+    if all(kinds) and kinds[0].group(1).strip() == kinds[1].group(1).strip():
         return True
     for one, other in ((first, second), (second, first)):
         named = _PARTNER_WITH.search(_text(one))
@@ -171,7 +175,7 @@ def choose_leader(pool: list[dict], spec: DeckSpec, anchors=()) -> dict | None:
     leading = [card for card in pool if can_lead(card, spec.format)]
     covering = [card for card in leading if wanted <= set(card.get("card_mtg_color_identity") or [])]
     exact = [card for card in covering if set(card.get("card_mtg_color_identity") or []) == colours]
-    if exact or covering:
+    if exact or (covering and wanted):  # mandatory cards to hold: the narrowest legend that holds them
         return (exact or sorted(covering, key=lambda card: len(card.get("card_mtg_color_identity") or [])))[0]
     anchor_leader = next((card for card in anchors if can_lead(card, spec.format)), None)
     fitting = [card for card in leading if set(card.get("card_mtg_color_identity") or []) <= colours or not colours]

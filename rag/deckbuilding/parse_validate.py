@@ -78,8 +78,9 @@ def _has_word(folded: str, word: str) -> bool:
 # A commander heading is the word alone (« Commandant (1) »): « Synergies avec le commandant »
 # is the main deck's, and its cards are not commanders.
 _COMMANDER_HEADING = re.compile(
-    r"^\W*(?:(?:le|la|les|votre|ton|the|your)\s+)?(?:commandant|commander)s?\s*(?:\([^)]*\))?\s*(?::.*)?$"
-)  # « Commandant (1) », « Le commandant (1 carte) », « 👑 Commander : Naban »
+    r"^\W*(?:(?:le|la|les|votre|ton|the|your)\s+)?(?:commandant|commander)s?\s*(?:\([12](?: cartes?| cards?)?\))?"
+    r"\s*(?:[:—–-]\s*(?!.*\b(?:cartes?|cards?|soutiens?|support|synergies?|ramp)\b)[^()]*(?:\([12]\))?)?$"
+)  # « Commandant (1) », « Le commandant (1 carte) », « 👑 Commander : Naban », not « Commander: ramp cards (10) »
 
 
 def _section_of(heading: str, game: str = "") -> str:

@@ -163,10 +163,13 @@ def parse_spec(raw: str, fallback: DeckSpec) -> DeckSpec | None:
     try:
         data = json.loads(match.group(0))
         data.update(game=fallback.game, anchors=fallback.anchors, commander="")  # the leader is ours too (build.prepare)
-        fixed = OTHER_FORMATS.get(fallback.game, {}).get(canonical_format(str(data.get("format", ""))))
-        if fixed:  # a Commander deck is 100 cards whatever the LLM writes
+        others = OTHER_FORMATS.get(fallback.game, {})
+        if fallback.format in others:  # the format the question named (« Standard Brawl ») stays
+            data["format"] = fallback.format
+        fixed = others.get(canonical_format(str(data.get("format", ""))))
+        if fixed:  # a Commander deck is 100 cards, a Blitz one 40, whatever the LLM writes
             data["main"], data["sideboard"], data["max_copies"] = fixed
-            data["roles"] = {} if fallback.game == "mtg" else data.get("roles")
+            data["roles"] = {}  # scaled to the size (DeckSpec's validator)
         for key in ("colors", "domains", "hero", "themes"):
             if not data.get(key):
                 data[key] = getattr(fallback, key)

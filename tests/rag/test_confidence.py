@@ -71,6 +71,7 @@ def test_low_when_the_answer_says_the_booklets_do_not_say_whatever_the_scores():
     "**Réponse :** Les livrets ne le disent pas.", "The rulebooks do not explicitly say.", "The rules of the game don't say.",
     "**Short answer:** the rulebook doesn't say.", "## Réponse\n\nLes livrets ne le disent pas.", "The rules don't cover it.",
     "Les livrets ne tranchent pas la question.", "Les règles ne précisent pas ce point.", "This rulebook doesn't say.",
+    "In short, the rules don't say.", "Le livret ne dit pas ce qui se passe dans ce cas.",
 ])
 def test_an_answer_opening_on_the_booklets_silence_says_so(answer):
     assert says_unsettled(answer)
@@ -83,7 +84,8 @@ def test_an_answer_opening_on_the_booklets_silence_says_so(answer):
     "Les livrets ne précisent pas de limite : posez-en autant que vous voulez.",
     "The rules don't say you have to wait, so yes.", "The rulebook doesn't specify a limit, so you may.",
     "Les livrets ne disent pas non plus qu'il faut défausser : gardez-la.", "The rules don't say so, so no, you cannot.",
-    "Réponse : on pioche deux cartes.",
+    "Réponse : on pioche deux cartes.", "The rules don't say it's forbidden, so yes, you can.",
+    "Les règles ne disent pas ce que tu crois : tu peux attaquer.", "Les règles ne précisent pas cette limite : il n'y en a pas.",
 ])
 def test_an_answer_that_answers_is_not_taken_for_silence(answer):
     assert not says_unsettled(answer)

@@ -93,3 +93,11 @@ def test_an_llm_list_without_the_commander_chosen_is_asked_again(dominaria):
     assert "Le commandant Naban, Dean of Iteration manque : une section « ### Commandant (1) » avec sa carte." in llm.prompts[1][1]
     assert "Commandant : Naban, Dean of Iteration, sous « ### Commandant (1) »" in llm.prompts[0][1]
     assert result.attempts == 3 and not result.verdict.valid
+
+
+def test_without_mandatory_cards_the_commander_has_the_colours_asked_for(dominaria):
+    request = DeckRequest(game="mtg", question="Construis un deck Commander blanc bleu noir.")
+    result = build_deck(request, tools_for(dominaria, NoLLM()), lambda event, data: None)
+    leader = result.deck.sections["commander"][0][1]
+
+    assert result.spec.colors and set(result.spec.colors) <= {"W", "U", "B"}, (leader, result.spec.colors)

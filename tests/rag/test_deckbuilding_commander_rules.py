@@ -23,7 +23,10 @@ TOOTHY = card("Toothy, Imaginary Friend", "Legendary Creature — Illusion", "Pa
 
 
 def test_partners_and_a_background_lead_together_two_legends_do_not():
-    assert pair_allowed(THRASIOS, TYMNA) and pair_allowed(PIR, TOOTHY)
+    survivors = [card(n, "Legendary Creature — Human", "Partner—Survivors (You can have two commanders if both have this ability.)")
+                 for n in ("Hope", "Will")]  # fmt: skip
+    assert pair_allowed(THRASIOS, TYMNA) and pair_allowed(PIR, TOOTHY) and pair_allowed(*survivors)
+    assert not pair_allowed(survivors[0], THRASIOS)
     assert not pair_allowed(PIR, THRASIOS)  # « Partner with » pairs with its one card only
     assert pair_allowed(WILSON, GIANTS) and pair_allowed(GIANTS, WILSON)
     assert not pair_allowed(NABAN, THRASIOS)
@@ -51,3 +54,9 @@ def test_a_commander_heading_may_carry_an_article_a_count_or_the_name():
     for heading in ("Le commandant (1 carte)", "👑 Commandant (1)", "Commander : Naban"):
         deck = parse_deck_response(f"### {heading}\n- 1× [[card:Naban, Dean of Iteration]]\n", "mtg")
         assert deck.sections.get("commander") == [(1, "Naban, Dean of Iteration")], heading
+
+
+def test_a_heading_of_main_deck_cards_after_the_word_is_not_the_commander():
+    for heading in ("Commander: Support cards (10)", "Le commandant : ses soutiens (10)", "Commander: ramp"):
+        deck = parse_deck_response(f"### {heading}\n- 1× [[card:Opt]]\n", "mtg")
+        assert "commander" not in deck.sections, heading

@@ -63,3 +63,20 @@ def test_a_standard_brawl_request_is_standard_brawl_and_an_llm_spec_keeps_brawls
     assert decompose_with_rules("Construis-moi un deck Standard Brawl autour de Chandra").format == "standardbrawl"
     spec = parse_spec('{"format": "brawl", "main": 60, "max_copies": 1}', default_spec("mtg", format="brawl"))
     assert (spec.main, spec.max_copies, spec.commander) == (100, 1, "")
+
+
+def test_a_format_is_named_by_the_longest_name_that_holds_a_shorter_one_only():
+    from rag.synergy import decompose_with_rules
+
+    for question, wanted in (("Je veux explorer un deck modern", "modern"), ("je veux explorer un deck EDH", "commander"),
+                             ("a pioneer deck with historic spells", "pioneer"), ("historic brawl deck", "brawl"),
+                             ("duel commander deck", "duel"), ("deck premodern", "premodern")):  # fmt: skip
+        assert decompose_with_rules(question).format == wanted, question
+
+
+def test_an_llm_spec_keeps_the_format_the_question_named_and_a_blitz_spec_without_roles_is_scaled():
+    standard_brawl = parse_spec('{"format": "Brawl", "main": 100}', default_spec("mtg", format="standardbrawl"))
+    blitz = parse_spec('{"format": "Blitz", "main": 60}', default_spec("fab"))
+
+    assert (standard_brawl.format, standard_brawl.main) == ("standardbrawl", 60)
+    assert (blitz.format, blitz.main, blitz.max_copies, sum(blitz.roles.values())) == ("blitz", 40, 2, 40)
