@@ -11,7 +11,7 @@ from ninja import Router
 from ninja.errors import HttpError, Throttled
 from ninja.responses import Status
 
-from rag.page_render import ensure_page_image, needs_render
+from rag.page_render import ensure_page_image
 from runtime import components
 from runtime.api_access import STAFF, is_staff
 from runtime.api_errors import READ_ERRORS, STAFF_ERRORS, ErrorOut
@@ -139,10 +139,9 @@ def get_booklet_page(request, booklet_id: UUID, page: int):
     booklet = get_booklet(booklet_id)
     if pdf_served(booklet, staff=is_staff(request)) is None or not 1 <= page <= (booklet.owner.pdf_pages or 0):
         raise Http404
-    renderer = components.page_renderer()
-    if needs_render(booklet.images_dir, page, renderer):
-        count_render(request, Throttled)  # 429 with Retry-After past RATE_LIMIT_RENDER_*
-    image = ensure_page_image(booklet.images_dir, page, renderer)
+    # a render (not a page already rendered) counts: 429 with Retry-After past RATE_LIMIT_RENDER_*
+    image = ensure_page_image(booklet.images_dir, page, components.page_renderer(),
+                              before_render=lambda: count_render(request, Throttled))  # fmt: skip
     if image is None:
         raise Http404
     return FileResponse(image.open("rb"), content_type=CONTENT_TYPES.get(image.suffix.lower(), "application/octet-stream"))

@@ -55,7 +55,14 @@ def english_basic(name: str) -> str | None:
 
 def is_basic_land(name: str) -> bool:
     """Basic lands (French and English names, snow too) are exempt from the copy limit."""
-    return _without_snow(name)[0] in BASIC_LANDS
+    return basic_type(name) is not None
+
+
+def basic_type(name: str) -> str | None:
+    """A basic land's type, folded English (« Forêt enneigée » → « forest »), None for any
+    other card."""
+    plain = _without_snow(name)[0]
+    return fold_name(ENGLISH_BASICS.get(plain, plain)) if plain in BASIC_LANDS else None
 
 
 def card_names(card: dict) -> list[str]:

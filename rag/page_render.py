@@ -162,36 +162,37 @@ _failed: dict[tuple[str, int], float] = {}  # (folder, page) -> the PDF's mtime 
 MAX_FAILURES_KEPT = 10_000
 
 
-def needs_render(folder: str | Path, page: int, renderer: LazyRenderer) -> bool:
-    """Whether `ensure_page_image` would render the page now (never rendered, or rendered from
-    an older upload of its PDF): what a caller counts against a render limit."""
-    existing = page_images.resolve_page_image(Path(folder), page)
-    pdf_path = renderer.source(folder) if renderer.source else None
-    if pdf_path is not None and Path(pdf_path).is_file() and _failed.get((str(Path(folder)), page)) == Path(pdf_path).stat().st_mtime:
-        return False  # poppler failed on this version of the page: it is not tried again
-    return existing is None or (pdf_path is not None and not is_fresh(existing, pdf_path))
-
-
-def ensure_page_image(folder: str | Path, page: int, renderer: LazyRenderer) -> Path | None:
-    """The page's image, rendered now if it never was (or was rendered from an older upload).
-    None when the PDF is unknown or poppler fails: an answer is never lost for an image. A
-    page poppler failed on is not tried again until its PDF changes (each try ran pdftoppm
-    again, for any reader asking)."""
-    folder = Path(folder)
+def _to_render(folder: Path, page: int, renderer: LazyRenderer) -> tuple[Path | None, Path | None]:
+    """(the image there is, the PDF to render it from now or None): None to render from when
+    there is no PDF, the image is fresh, or poppler failed on this version of the page (it is
+    not tried again until its PDF changes: each try ran pdftoppm again, for any reader)."""
     existing = page_images.resolve_page_image(folder, page)
     pdf_path = renderer.source(folder) if renderer.source else None
-    if existing is not None and (pdf_path is None or is_fresh(existing, pdf_path)):
+    if pdf_path is None or not Path(pdf_path).is_file() or (existing is not None and is_fresh(existing, pdf_path)):
+        return existing, None
+    if _failed.get((str(folder), page)) == Path(pdf_path).stat().st_mtime:
+        return None, None
+    return existing, Path(pdf_path)
+
+
+def ensure_page_image(folder: str | Path, page: int, renderer: LazyRenderer,
+                      before_render: Callable[[], None] | None = None) -> Path | None:  # fmt: skip
+    """The page's image, rendered now if it never was (or was rendered from an older upload).
+    None when the PDF is unknown or poppler fails: an answer is never lost for an image.
+    `before_render`: called only when a render is about to run (what a caller counts against
+    a render limit; an exception it raises stops the render)."""
+    folder = Path(folder)
+    existing, pdf_path = _to_render(folder, page, renderer)
+    if pdf_path is None:
         return existing
-    if pdf_path is None or not Path(pdf_path).is_file():
-        return existing
-    key, version = (str(folder), page), Path(pdf_path).stat().st_mtime
-    if _failed.get(key) == version:
-        return None
+    if before_render is not None:
+        before_render()
+    version = pdf_path.stat().st_mtime
     try:
         return render_page(pdf_path, page, page_image_path(folder, page), renderer.dpi)
     except (PageRenderError, OSError) as exc:
         log.warning("page image %s p.%d not rendered: %s", folder.name, page, exc)
         if len(_failed) >= MAX_FAILURES_KEPT:
             _failed.clear()
-        _failed[key] = version
+        _failed[(str(folder), page)] = version
         return None

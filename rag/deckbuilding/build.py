@@ -262,8 +262,6 @@ def _checker(spec: DeckSpec, anchors: list[dict], tools: DeckTools, cards_by_nam
         if not has_commander(spec):
             return verdict
         issues, warnings = commander_verdict(deck, spec, _catalog_of(deck, cards_by_name, tools), words_in)
-        if spec.commander and not deck.sections.get("commander"):  # the Oracle chose it: it must lead
-            issues, warnings = [*issues, wording.text("commander_missing", words_in, name=spec.commander)], []
         return replace(verdict, valid=verdict.valid and not issues, issues=verdict.issues + issues,
                        warnings=verdict.warnings + warnings)  # fmt: skip
 

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import re
 
-from rag.cards import english_basic, fold_name, is_basic_land
+from rag.cards import basic_type, fold_name
 
 from . import wording
+from .offline import BASIC_BY_COLOR
 from .parse_validate import ParsedDeck
 from .spec import DeckSpec
 
 COMMANDER_FORMATS = frozenset({"commander", "duel", "brawl", "standardbrawl"})
 BRAWL_FORMATS = frozenset({"brawl", "standardbrawl"})
 MAX_COMMANDERS = 2  # a pair; a third is never allowed
-BASIC_IDENTITY = {"plains": ["W"], "island": ["U"], "swamp": ["B"], "mountain": ["R"], "forest": ["G"], "wastes": []}
+BASIC_IDENTITY = {fold_name(name): [colour] for colour, name in BASIC_BY_COLOR.items()} | {"wastes": []}
 JUDGED_SECTIONS = ("main", "sideboard", "companion")
 # A card that is a creature wherever it is but on the battlefield (Grist, the Hunger Tide).
 _CREATURE_OFF_BATTLEFIELD = re.compile(r"isn't on the battlefield, it's a [^.]*creature", re.IGNORECASE)
@@ -33,16 +34,19 @@ def commander_verdict(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, dict], 
     """(issues, warnings) of a Commander or Brawl list, read from its `Commander` section;
     `cards`: the catalog's payload of each name as written (a name it does not know is not
     judged: the unknown-card warning names it). Without a commander section the identity
-    cannot be checked, and a warning says so."""
+    cannot be checked, and a warning says so; an issue when the spec names the commander
+    (the Oracle chose it for the list it builds)."""
     if not has_commander(spec):
         return [], []
     leaders = [name for _, name in deck.sections.get("commander", [])]
+    if not leaders and spec.commander:
+        return [wording.text("commander_missing", words_in, name=spec.commander)], []
     if not leaders:
         return [], [wording.text("no_commander", words_in)]
     issues = _leader_issues(leaders, spec, cards, words_in)
     if any(name not in cards for name in leaders):  # whose identity is not known: not judged
         return issues, []
-    allowed = {colour for name in leaders for colour in cards[name].get("card_mtg_color_identity") or []}
+    allowed = _identity_union(cards[name] for name in leaders)
     return issues + _identity_issues(deck, spec, cards, allowed, words_in), []
 
 
@@ -64,8 +68,8 @@ def _identity_issues(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, dict], a
             identity = identity_of(name, cards)
             if identity is None or set(identity) <= allowed:
                 continue
-            if not allowed and spec.format in BRAWL_FORMATS and is_basic_land(name):
-                basic_types.add(_basic_type(name))  # a colourless Brawl commander: basics of one type
+            if not allowed and spec.format in BRAWL_FORMATS and basic_type(name):
+                basic_types.add(basic_type(name))  # a colourless Brawl commander: basics of one type
                 continue
             issues.append(wording.text("outside_identity", words_in, name=name, colors=_colours(set(identity) - allowed, words_in),
                                        identity=_colours(allowed, words_in)))  # fmt: skip
@@ -123,23 +127,22 @@ def pair_allowed(first: dict, second: dict) -> bool:
 def identity_of(name: str, cards: dict[str, dict]) -> list[str] | None:
     """A card's colour identity by the catalog, a basic land's by its colour (French or
     English, snow or not); None when the catalog does not know the card."""
-    if is_basic_land(name):
-        return BASIC_IDENTITY.get(_basic_type(name))
+    if basic_type(name):
+        return BASIC_IDENTITY[basic_type(name)]
     return cards[name].get("card_mtg_color_identity") if name in cards else None
 
 
-def _basic_type(name: str) -> str:
-    return fold_name(english_basic(name) or name).removeprefix("snow-covered ")
+def _moved(deck: ParsedDeck, source: str, target: str) -> ParsedDeck:
+    """`deck` with the cards of its section `source` first in `target`."""
+    sections = {name: list(entries) for name, entries in deck.sections.items() if name != source}
+    sections[target] = [*deck.sections[source], *sections.get(target, [])]
+    return ParsedDeck(sections=sections, roles=deck.roles)
 
 
 def commander_in_main(deck: ParsedDeck, spec: DeckSpec) -> ParsedDeck:
     """A `Commander` section in a format without one (a Commander export checked for
     Standard): its cards are the deck's, in the main deck (not MTGO's sideboard)."""
-    if has_commander(spec) or not deck.sections.get("commander"):
-        return deck
-    sections = {name: list(entries) for name, entries in deck.sections.items() if name != "commander"}
-    sections["main"] = [*deck.sections["commander"], *sections.get("main", [])]
-    return ParsedDeck(sections=sections, roles=deck.roles)
+    return _moved(deck, "commander", "main") if deck.sections.get("commander") and not has_commander(spec) else deck
 
 
 def commander_from_sideboard(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, dict]) -> ParsedDeck:
@@ -152,8 +155,7 @@ def commander_from_sideboard(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, 
     known = [cards.get(name) for _, name in side]
     if None in known or not all(can_lead(card, spec.format, [c for c in known if c is not card]) for card in known):
         return deck
-    sections = {name: list(entries) for name, entries in deck.sections.items() if name != "sideboard"}
-    return ParsedDeck(sections={"commander": list(side), **sections}, roles=deck.roles)
+    return _moved(deck, "sideboard", "commander")
 
 
 def leader_of(anchors, spec: DeckSpec) -> dict | None:
@@ -163,7 +165,7 @@ def leader_of(anchors, spec: DeckSpec) -> dict | None:
     any other format."""
     wanted = _identity_union(anchors)
     leading = [card for card in anchors if can_lead(card, spec.format)] if has_commander(spec) else []
-    return next((card for card in leading if wanted <= set(card.get("card_mtg_color_identity") or [])), None)
+    return next((card for card in leading if wanted <= _identity_union([card])), None)
 
 
 def choose_leader(pool: list[dict], spec: DeckSpec, anchors=()) -> dict | None:
@@ -173,14 +175,15 @@ def choose_leader(pool: list[dict], spec: DeckSpec, anchors=()) -> dict | None:
     else the pool's legend that covers the most of the deck's colours."""
     wanted, colours = _identity_union(anchors), set(spec.colors)
     leading = [card for card in pool if can_lead(card, spec.format)]
-    covering = [card for card in leading if wanted <= set(card.get("card_mtg_color_identity") or [])]
-    exact = [card for card in covering if set(card.get("card_mtg_color_identity") or []) == colours]
+    covering = [card for card in leading if wanted <= _identity_union([card])]
+    exact = [card for card in covering if _identity_union([card]) == colours]
     if exact or (covering and wanted):  # mandatory cards to hold: the narrowest legend that holds them
-        return (exact or sorted(covering, key=lambda card: len(card.get("card_mtg_color_identity") or [])))[0]
+        return (exact or sorted(covering, key=lambda card: len(_identity_union([card]))))[0]
     anchor_leader = next((card for card in anchors if can_lead(card, spec.format)), None)
-    fitting = [card for card in leading if set(card.get("card_mtg_color_identity") or []) <= colours or not colours]
-    return anchor_leader or (sorted(fitting, key=lambda card: -len(card.get("card_mtg_color_identity") or [])) or [None])[0]
+    fitting = [card for card in leading if _identity_union([card]) <= colours or not colours]
+    return anchor_leader or (sorted(fitting, key=lambda card: -len(_identity_union([card]))) or [None])[0]
 
 
 def _identity_union(cards) -> set[str]:
+    """The colour identity of these cards together (of one: `[card]`)."""
     return {colour for card in cards for colour in card.get("card_mtg_color_identity") or []}
