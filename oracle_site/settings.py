@@ -199,11 +199,18 @@ else:
 # A group message to a listener whose channel is full is dropped: room for a whole streamed
 # answer (its token events) waiting on a slow client (runtime/broadcast.py).
 CHANNEL_CAPACITY = env_int("CHANNEL_CAPACITY", 2000)
+# Above channels-redis' 5 s blocking pop: with redis-py's own 5 s read timeout an idle pop
+# raised a TimeoutError instead of coming back empty.
+CHANNEL_REDIS_SOCKET_TIMEOUT_S = 15
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": CHANNEL_CAPACITY, "expiry": 120},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": CHANNEL_REDIS_SOCKET_TIMEOUT_S}],
+                "capacity": CHANNEL_CAPACITY,
+                "expiry": 120,
+            },
         }
     }
 else:

@@ -15,7 +15,7 @@ from runtime import broadcast
 REDIS_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": ["redis://127.0.0.1:6379/0"], "capacity": 2000},
+        "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:6379/0", "socket_timeout": 15}], "capacity": 2000},
     }
 }
 
@@ -122,3 +122,37 @@ broadcast.flush()  # the publisher thread is a daemon: hand everything over befo
 
     names, numbers = asyncio.run(run())
     assert names == ["done"] and numbers == list(range(200))
+
+
+def test_short_waits_on_a_redis_subscription_lose_no_event(layers):
+    """A relay waits in short turns (a heartbeat, a poll's pace): a turn that ends as an event
+    arrives must not drop it — the last `done` of a job lost that way left a page silent."""
+    layers(REDIS_LAYERS)
+    group = f"ingest.{uuid.uuid4()}"
+    count = 1000
+
+    async def publish():
+        for n in range(count):
+            await broadcast.apublish(group, "act", {"n": n}, event_id=n)
+            await asyncio.sleep(0.002 * (n % 3))
+        await broadcast.apublish(group, "done", {})
+
+    async def run():
+        numbers, empty_turns = [], 0
+        async with broadcast.subscribe(group) as events:
+            publisher = asyncio.ensure_future(publish())
+            deadline = asyncio.get_running_loop().time() + 60
+            while asyncio.get_running_loop().time() < deadline:
+                event = await events.receive(0.001 * (len(numbers) % 7))
+                if event is None:
+                    empty_turns += 1
+                elif event.name == "done":
+                    break
+                else:
+                    numbers.append(event.data["n"])
+            await publisher
+        return numbers, empty_turns
+
+    numbers, empty_turns = asyncio.run(run())
+    assert empty_turns > 100  # the waits did end while events were on their way
+    assert numbers == list(range(count))
