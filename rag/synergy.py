@@ -40,7 +40,8 @@ FORMATS = {
     "standard": ("standard",), "pioneer": ("pioneer",), "modern": ("modern", "moderne"),
     "legacy": ("legacy",), "vintage": ("vintage",), "pauper": ("pauper",),
     "commander": ("commander", "edh"), "historic": ("historic", "historique"), "explorer": ("explorer",),
-    "timeless": ("timeless",), "brawl": ("brawl", "historic brawl"), "standardbrawl": ("standard brawl",), "duel": ("duel commander",),
+    "timeless": ("timeless",), "brawl": ("brawl", "historic brawl", "brawl historique"),
+    "standardbrawl": ("standard brawl", "brawl standard"), "duel": ("duel commander",),
     "alchemy": ("alchemy",), "premodern": ("premodern",),
     "classic constructed": ("classic constructed", "cc"), "blitz": ("blitz",), "commoner": ("commoner",),
 }  # fmt: skip

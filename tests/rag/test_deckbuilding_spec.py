@@ -58,9 +58,13 @@ def test_the_llms_format_is_written_as_legalities_hold_it():
 
 
 def test_a_standard_brawl_request_is_standard_brawl_and_an_llm_spec_keeps_brawls_hundred_cards():
-    from rag.synergy import decompose_with_rules
+    from rag.synergy import canonical_format, decompose_with_rules
 
     assert decompose_with_rules("Construis-moi un deck Standard Brawl autour de Chandra").format == "standardbrawl"
+    # the French word order
+    assert decompose_with_rules("Un deck de Brawl standard autour de Chandra").format == "standardbrawl"
+    assert decompose_with_rules("Un deck de Brawl historique mono-vert").format == "brawl"
+    assert canonical_format("Brawl standard") == "standardbrawl"
     spec = parse_spec('{"format": "brawl", "main": 60, "max_copies": 1}', default_spec("mtg", format="brawl"))
     assert (spec.main, spec.max_copies, spec.commander) == (100, 1, "")
 
