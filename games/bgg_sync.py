@@ -24,6 +24,7 @@ from django_q.models import Schedule
 
 from rag import sparse
 from runtime import components
+from runtime.refusals import first_line
 
 from .bgg_client import (BggAuthError, BggClient, BggError, BggNotFound, BggThread, BggThreadSummary, post_time,
                          thread_text)
@@ -347,7 +348,7 @@ def sync_one(game: Game, client: BggClient, *, forum: bool = True) -> ForumSyncR
         if isinstance(exc, BggAuthError):
             raise
         log.warning("BGG sync of %s failed: %s", game.slug, exc, exc_info=not isinstance(exc, BggError))
-        said = (str(exc).strip().splitlines() or [repr(exc)])[0]  # httpx's add a « For more information » line
+        said = first_line(exc)
         report = ForumSyncReport(game=game.slug, error=said if isinstance(exc, BggError) else f"{type(exc).__name__}: {said}")
     log.info("BGG sync of %s: %s", game.slug, report)
     return report

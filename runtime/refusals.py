@@ -9,6 +9,11 @@ from django.utils.translation import gettext as _
 from runtime.ratelimit import too_many_requests_message
 
 
+def first_line(exc: BaseException) -> str:
+    """An error as the one line a person reads (httpx's add a « For more information » line)."""
+    return (str(exc).strip().splitlines() or [repr(exc)])[0]
+
+
 class Refused(Exception):
     """A request the application refuses; `message` is a sentence a person reads."""
 

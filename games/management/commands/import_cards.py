@@ -13,13 +13,9 @@ from games.models import Game
 from rag.embeddings import EmbeddingError
 from rag.store import VectorStoreError
 from runtime import components
+from runtime.refusals import first_line
 
 MAX_ERRORS_SHOWN = 20
-
-
-def first_line(exc: Exception) -> str:
-    """An error as one line (httpx's add a « For more information » line)."""
-    return (str(exc).strip().splitlines() or [repr(exc)])[0]
 
 
 def find_game(slug_or_id: str) -> Game:
