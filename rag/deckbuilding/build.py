@@ -15,7 +15,7 @@ from rag.cards import auto_wrap_card_mentions, build_wrap_aliases, fold_name
 from rag.llm.base import LLMError
 from rag.synergy import Decomposition, decompose, synergy_search
 
-from .commander import choose_leader, commander_verdict, has_commander, leader_of
+from .commander import choose_leader, commander_verdict, has_commander, leaders_of
 from .export import exports_for
 from .offline import build_offline_deck, render_deck_markdown
 from .parse_validate import ParsedDeck, Verdict, card_key_from, parse_deck_response, validate_deck
@@ -147,7 +147,7 @@ def prepare(request: DeckRequest, tools: DeckTools):
     decomposition = decompose(request.question, tools.llm, game_kind=request.game, set_names=request.set_names,
                               heroes=request.heroes)  # fmt: skip
     spec, spec_source = request_spec(request.question, tools.llm, _fallback_spec(request, decomposition), tools.spec_timeout)
-    spec = _led(_with_anchor_colors(spec, request.anchors), leader_of(request.anchors, spec))
+    spec = _led(_with_anchor_colors(spec, request.anchors), leaders_of(request.anchors, spec))
     search = replace(
         decomposition,
         colors=tuple(spec.colors),
@@ -165,7 +165,7 @@ def prepare(request: DeckRequest, tools: DeckTools):
     if has_commander(spec) and not spec.commander:  # no mandatory card leads: the pool's best legend does
         ranked = sorted(pool, key=lambda c: -synergy.get(fold_name(c.get("card_name", "")), 0.0))
         leader = choose_leader(ranked, spec, request.anchors)
-        spec = _led(spec, leader)
+        spec = _led(spec, [leader] if leader is not None else [])
         pool = [card for card in pool if is_eligible(card, spec)]
     decklists = fetch_inspiration_decklists(tools.store, tools.embedder, tools.meta_collection, request.question, spec)
     candidates = select_role_candidates(pool, spec, request.anchors, inspiration_counts(decklists), synergy)
@@ -174,12 +174,15 @@ def prepare(request: DeckRequest, tools: DeckTools):
     return spec, spec_source, hits, pool, decklists, candidates
 
 
-def _led(spec: DeckSpec, leader: dict | None) -> DeckSpec:
-    """A Commander or Brawl spec led by `leader`: its colours are the leader's identity."""
-    if leader is None:
+def _led(spec: DeckSpec, leaders: list[dict]) -> DeckSpec:
+    """A Commander or Brawl spec led by `leaders` (one, or a pair): its colours are their
+    identity together."""
+    if not leaders:
         return spec
-    identity = set(leader.get("card_mtg_color_identity") or [])
-    return spec.model_copy(update={"commander": leader["card_name"], "colors": [c for c in "WUBRG" if c in identity]})
+    identity = {colour for leader in leaders for colour in leader.get("card_mtg_color_identity") or []}
+    names = [leader["card_name"] for leader in leaders]
+    return spec.model_copy(update={"commander": names[0], "partner": names[1] if len(names) > 1 else "",
+                                   "colors": [c for c in "WUBRG" if c in identity]})
 
 
 # A list's verdict in a reader's language: sizes, copies, anchors, unknown cards, and a

@@ -40,7 +40,7 @@ def commander_verdict(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, dict], 
         return [], []
     leaders = [name for _, name in deck.sections.get("commander", [])]
     if not leaders and spec.commander:
-        return [wording.text("commander_missing", words_in, name=spec.commander)], []
+        return [wording.text("commander_missing", words_in, name=name) for name in spec.leaders], []
     if not leaders:
         return [], [wording.text("no_commander", words_in)]
     issues = _leader_issues(leaders, spec, cards, words_in)
@@ -158,14 +158,24 @@ def commander_from_sideboard(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, 
     return _moved(deck, "sideboard", "commander")
 
 
-def leader_of(anchors, spec: DeckSpec) -> dict | None:
-    """The mandatory card a Commander or Brawl deck the Oracle builds is led by: one that can
+def leaders_of(anchors, spec: DeckSpec) -> list[dict]:
+    """The mandatory cards a Commander or Brawl deck the Oracle builds is led by: one that can
     lead and whose colour identity holds every other mandatory card's (« un deck Commander
-    autour de @Naban »); None when none does (the pool may have one: `choose_leader`), and in
-    any other format."""
+    autour de @Naban »); two that may lead together (« avec @Thrasios et @Tymna »: Partner, a
+    Background with its chooser…) lead as a pair when they hold the others' identity, even if
+    one alone would: a player names a pair to play it. None when no card or pair does (the
+    pool may have one: `choose_leader`), and in any other format."""
+    if not has_commander(spec):
+        return []
     wanted = _identity_union(anchors)
-    leading = [card for card in anchors if can_lead(card, spec.format)] if has_commander(spec) else []
-    return next((card for card in leading if wanted <= _identity_union([card])), None)
+    for index, first in enumerate(anchors):  # a pair named together leads together
+        for second in anchors[index + 1:]:
+            pair = [first, second]
+            if (pair_allowed(first, second) and wanted <= _identity_union(pair)
+                    and all(can_lead(card, spec.format, beside=[other]) for card, other in (pair, pair[::-1]))):
+                return pair
+    single = next((card for card in anchors if can_lead(card, spec.format) and wanted <= _identity_union([card])), None)
+    return [single] if single is not None else []
 
 
 def choose_leader(pool: list[dict], spec: DeckSpec, anchors=()) -> dict | None:

@@ -168,8 +168,8 @@ def build_offline_deck(spec: DeckSpec, candidates: dict[str, list[dict]], anchor
     cards_by_name = {c["card_name"]: c for cards in candidates.values() for c in cards}
     cards_by_name.update({a["card_name"]: a for a in anchors})
     outside = [(anchor_section(a, spec.game), a["card_name"]) for a in anchors if anchor_section(a, spec.game)]
-    leader = cards_by_name.get(spec.commander) if spec.commander else None
-    if leader is not None:  # one of the 100, in its own section
+    leaders = [cards_by_name[name] for name in spec.leaders if name in cards_by_name]
+    for leader in reversed(leaders):  # one of the 100 (a pair: two), in its own section
         builder.lead(leader)
         outside.insert(0, ("commander", leader["card_name"]))
     for anchor in anchors:

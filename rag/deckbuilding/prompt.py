@@ -26,7 +26,12 @@ Règles impératives :
 
 def _spec_block(spec: DeckSpec) -> str:
     headings = ", ".join(f"{ROLES[spec.game][r]} ({n})" for r, n in spec.roles.items())
-    leader = f"\nCommandant : {spec.commander}, sous « ### Commandant (1) », compté dans les {spec.main} cartes." if spec.commander else ""
+    leader = ""
+    if spec.partner:
+        leader = (f"\nCommandants (une paire) : {spec.commander} et {spec.partner}, sous « ### Commandant (2) », "
+                  f"comptés dans les {spec.main} cartes.")
+    elif spec.commander:
+        leader = f"\nCommandant : {spec.commander}, sous « ### Commandant (1) », compté dans les {spec.main} cartes."
     return f"SPEC DU DECK\n{spec.model_dump_json(indent=1)}\nTitres des rôles du deck principal : {headings}{leader}"
 
 

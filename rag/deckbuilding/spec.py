@@ -54,6 +54,7 @@ class DeckSpec(BaseModel):
     domains: list[str] = []
     hero: str = ""
     commander: str = ""  # Magic Commander and Brawl: the card that leads (rag.deckbuilding.commander)
+    partner: str = ""  # the second commander of a pair that may lead together (Partner, Background…)
     main: int = Field(ge=20, le=250)
     sideboard: int = Field(default=0, ge=0, le=30)
     runes: int = Field(default=0, ge=0, le=30)
@@ -84,6 +85,11 @@ class DeckSpec(BaseModel):
         elif sum(self.roles.values()) != self.main:
             raise ValueError(f"roles add up to {sum(self.roles.values())}, not {self.main}")
         return self
+
+    @property
+    def leaders(self) -> list[str]:
+        """The commander, and its partner when two lead together."""
+        return [name for name in (self.commander, self.partner) if name]
 
     def section_sizes(self) -> dict[str, int]:
         sizes = {"main": self.main, "sideboard": self.sideboard}
@@ -162,7 +168,7 @@ def parse_spec(raw: str, fallback: DeckSpec) -> DeckSpec | None:
         return None
     try:
         data = json.loads(match.group(0))
-        data.update(game=fallback.game, anchors=fallback.anchors, commander="")  # the leader is ours too (build.prepare)
+        data.update(game=fallback.game, anchors=fallback.anchors, commander="", partner="")  # the leaders are ours too (build.prepare)
         others = OTHER_FORMATS.get(fallback.game, {})
         if fallback.format in others:  # the format the question named (« Standard Brawl ») stays
             data["format"] = fallback.format

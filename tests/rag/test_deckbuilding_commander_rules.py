@@ -60,3 +60,50 @@ def test_a_heading_of_main_deck_cards_after_the_word_is_not_the_commander():
     for heading in ("Commander: Support cards (10)", "Le commandant : ses soutiens (10)", "Commander: ramp"):
         deck = parse_deck_response(f"### {heading}\n- 1× [[card:Opt]]\n", "mtg")
         assert "commander" not in deck.sections, heading
+
+
+def with_identity(card_dict, identity):
+    return {**card_dict, "card_mtg_color_identity": identity}
+
+
+def test_two_mandatory_partners_lead_together_when_neither_holds_the_others_colours():
+    from rag.deckbuilding.commander import leaders_of
+    from rag.deckbuilding.spec import default_spec
+
+    spec = default_spec("mtg", format="commander")
+    thrasios, tymna = with_identity(THRASIOS, ["G", "U"]), with_identity(TYMNA, ["W", "B"])
+    naban, squee = with_identity(NABAN, ["U"]), with_identity(card("Squee", "Legendary Creature — Goblin"), ["R"])
+    wilson, giants = with_identity(WILSON, ["G"]), with_identity(GIANTS, ["G"])
+
+    assert leaders_of([naban, thrasios, tymna], spec) == [thrasios, tymna]
+    assert leaders_of([naban, thrasios], spec) == [thrasios]  # one holds both: it leads alone
+    assert leaders_of([naban, thrasios, with_identity(TYMNA, ["U"])], spec)[1]["card_name"] == TYMNA["card_name"]
+    assert leaders_of([naban, squee], spec) == []  # two legends are no pair: the pool's legend leads
+    assert leaders_of([giants, wilson], spec) == [giants, wilson]  # a Background beside its chooser
+    assert leaders_of([thrasios, tymna], default_spec("mtg", format="modern")) == []
+
+
+def test_the_offline_deck_of_a_pair_holds_both_commanders_and_their_colours_only():
+    from rag.deckbuilding.offline import build_offline_deck
+    from rag.deckbuilding.spec import default_spec
+
+    spec = default_spec("mtg", format="commander").model_copy(
+        update={"commander": THRASIOS["card_name"], "partner": TYMNA["card_name"], "colors": ["W", "U", "B", "G"]})
+    anchors = [with_identity(THRASIOS, ["G", "U"]), with_identity(TYMNA, ["W", "B"])]
+    creatures = [with_identity(card(f"Bear {n}", "Creature — Bear"), ["G"]) | {"cost": "{1}{G}"} for n in range(100)]
+
+    deck = build_offline_deck(spec, {"creatures": creatures}, anchors)
+
+    assert deck.sections["commander"] == [(1, THRASIOS["card_name"]), (1, TYMNA["card_name"])]
+    main = [name for _, name in deck.sections["main"]]
+    assert THRASIOS["card_name"] not in main and TYMNA["card_name"] not in main
+    assert sum(q for q, _ in deck.sections["main"]) + 2 == spec.main
+    assert {name for _, name in deck.sections["main"] if name in ("Mountain", "Montagne")} == set()
+
+
+def test_the_prompt_names_both_commanders_of_a_pair():
+    from rag.deckbuilding.prompt import _spec_block
+    from rag.deckbuilding.spec import default_spec
+
+    spec = default_spec("mtg", format="commander").model_copy(update={"commander": "Thrasios, Triton Hero", "partner": "Tymna the Weaver"})
+    assert "Commandants (une paire) : Thrasios, Triton Hero et Tymna the Weaver, sous « ### Commandant (2) »" in _spec_block(spec)
