@@ -40,7 +40,7 @@ def commander_verdict(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, dict], 
         return [], []
     leaders = [name for _, name in deck.sections.get("commander", [])]
     if not leaders and spec.commander:
-        return [wording.text("commander_missing", words_in, name=name) for name in spec.leaders], []
+        return [wording.text("commander_missing", words_in, name=name, count=len(spec.leaders)) for name in spec.leaders], []
     if not leaders:
         return [], [wording.text("no_commander", words_in)]
     issues = _leader_issues(leaders, spec, cards, words_in)

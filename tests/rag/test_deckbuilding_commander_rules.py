@@ -107,3 +107,17 @@ def test_the_prompt_names_both_commanders_of_a_pair():
 
     spec = default_spec("mtg", format="commander").model_copy(update={"commander": "Thrasios, Triton Hero", "partner": "Tymna the Weaver"})
     assert "Commandants (une paire) : Thrasios, Triton Hero et Tymna the Weaver, sous « ### Commandant (2) »" in _spec_block(spec)
+
+
+def test_a_list_without_the_pair_chosen_misses_both_commanders():
+    from rag.deckbuilding.commander import commander_verdict
+    from rag.deckbuilding.parse_validate import ParsedDeck
+    from rag.deckbuilding.spec import default_spec
+
+    spec = default_spec("mtg", format="commander").model_copy(update={"commander": "Thrasios, Triton Hero", "partner": "Tymna the Weaver"})
+    deck = ParsedDeck()
+    deck.add("main", 1, "Opt")
+
+    issues, _ = commander_verdict(deck, spec, {}, "en")
+    assert issues == ["The commander Thrasios, Triton Hero is missing: a “### Commandant (2)” section with its card.",
+                      "The commander Tymna the Weaver is missing: a “### Commandant (2)” section with its card."]
