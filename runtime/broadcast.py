@@ -30,6 +30,8 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 log = logging.getLogger(__name__)
 
 MESSAGE_TYPE = "live.event"
+CLOSING_TYPE = "live.closing"  # sent by a subscription to itself, to end its pending receive
+CLOSE_WAIT_S = 2.0
 
 
 def answer_group(question_id) -> str:
@@ -156,10 +158,11 @@ async def apublish(group: str, name: str, data: dict, *, event_id=None) -> None:
 
 
 class Subscription:
-    """A channel in a group. The layer's receive is never cancelled while it waits: a
-    channels-redis pop cancelled as its message arrives loses that message (measured: 65 of
-    2,000 over 417 cancels), so a wait that times out leaves the receive pending for the next
-    call, and only `close` cancels it."""
+    """A channel in a group, read by one coroutine at a time. The layer's receive is not
+    cancelled: channels-redis pops every channel of the process from one Redis list, and a
+    pop cancelled as a message arrives loses it — its own (measured: 65 of 2,000 over 417
+    cancels) or another subscription's. A wait that times out leaves the receive pending for
+    the next call; `close` ends it with a message of its own."""
 
     def __init__(self, layer, channel: str):
         self.layer, self.channel = layer, channel
@@ -183,10 +186,22 @@ class Subscription:
                 return LiveEvent(message["name"], message["data"], message.get("id"))
 
     async def close(self) -> None:
-        if self._pending is not None:
-            self._pending.cancel()
-            await asyncio.gather(self._pending, return_exceptions=True)
-            self._pending = None
+        """End the pending receive: a closing message to this channel completes it as any
+        message would; cancelled only when that does not arrive (the layer is gone), and
+        then waited for a bounded time (a cancel redis-py swallows would wait forever)."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return
+        if not pending.done():
+            try:
+                await self.layer.send(self.channel, {"type": CLOSING_TYPE})
+            except Exception:  # noqa: BLE001 - the layer is gone: the cancel below ends it
+                log.debug("closing message to %s not sent", self.channel, exc_info=True)
+            if not (await asyncio.wait({pending}, timeout=CLOSE_WAIT_S))[0]:
+                pending.cancel()
+                await asyncio.wait({pending}, timeout=CLOSE_WAIT_S)
+        if pending.done() and not pending.cancelled():
+            pending.exception()  # read: a receive that failed is not reported as never retrieved
 
 
 @asynccontextmanager
@@ -203,5 +218,7 @@ async def subscribe(group: str):
     try:
         yield subscription
     finally:
-        await subscription.close()
-        await layer.group_discard(group, channel)
+        try:
+            await layer.group_discard(group, channel)  # first: nothing more arrives after the closing message
+        finally:
+            await subscription.close()

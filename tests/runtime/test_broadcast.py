@@ -156,3 +156,43 @@ def test_short_waits_on_a_redis_subscription_lose_no_event(layers):
     numbers, empty_turns = asyncio.run(run())
     assert empty_turns > 100  # the waits did end while events were on their way
     assert numbers == list(range(count))
+
+
+def test_subscriptions_closing_beside_a_busy_one_take_none_of_its_events(layers):
+    """Streams end all the time beside others in one web process, and channels-redis reads
+    every channel of the process from one Redis list: closing one must neither lose another's
+    events nor hang."""
+    layers(REDIS_LAYERS)
+    group = f"ingest.{uuid.uuid4()}"
+    count = 1500
+
+    async def publish():
+        for n in range(count):
+            await broadcast.apublish(group, "act", {"n": n}, event_id=n)
+            if n % 3 == 0:
+                await asyncio.sleep(0.001)
+        await broadcast.apublish(group, "done", {})
+
+    async def churn(stop: asyncio.Event) -> int:
+        closes = 0
+        while not stop.is_set():
+            async with broadcast.subscribe(f"answer.{uuid.uuid4()}") as other:
+                await other.receive(0.001 * (closes % 10))
+            closes += 1
+        return closes
+
+    async def run():
+        numbers, stop = [], asyncio.Event()
+        async with broadcast.subscribe(group) as events:
+            churner = asyncio.ensure_future(churn(stop))
+            publisher = asyncio.ensure_future(publish())
+            while (event := await events.receive(10)) is not None and event.name != "done":
+                numbers.append(event.data["n"])
+            stop.set()
+            await publisher
+            closes = await asyncio.wait_for(churner, 10)
+        return numbers, closes
+
+    numbers, closes = asyncio.run(run())
+    assert closes > 50
+    assert numbers == list(range(count))
