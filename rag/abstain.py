@@ -55,7 +55,9 @@ def statement_coverage(question: str, chunks: list[RetrievedChunk], depth: int =
 _NOUNS = r"(?:livrets?|règles?|extraits?|passages?|textes?|rulebooks?|rules|booklets?|excerpts|manual)"
 _FR_VERBS = r"(?:dit|disent|prévoit|prévoient|(?:précise|tranche|mentionne|couvre|aborde|indique|explique|évoque|traite|parle)(?:nt)?)"
 _FR_ENDS = (r"(?:$|[.,;:!?…—–-]|rien\b|si\b|s'ils?\b|combien|comment|quand|où|qui\b|quel|explicitement|clairement"
-            r"|à ce sujet|sur ce point|(?:de |d')?(?:ce (?:point|cas)|cette (?:question|situation)|ces cas)|ce qui se passe|la question"
+            r"|à ce sujet|sur ce point|(?:ce (?:point|cas)|cette (?:question|situation)|ces cas)\b|ce qui se passe|la question"
+            # « ne parlent pas de ce cas. »: only as the whole clause (« de ce cas précis : oui » answers)
+            r"|de (?:ce (?:point|cas)|cette (?:question|situation)|ces cas)\s*(?:$|[.!…;])"
             r"|cela|ça\b|non plus(?!\s+qu))")
 _EN_ENDS = (r"(?:$|[.,;:!?…—–-]|whether|if\b|how\b|what\b|when\b|who\b|which\b|anything|this\b(?!\s+\w+\s+(?:is|must|has))"
             r"|it(?=\s*(?:$|[.,;:!?]))|either|explicitly|clearly)")

@@ -72,7 +72,7 @@ def test_low_when_the_answer_says_the_booklets_do_not_say_whatever_the_scores():
     "**Short answer:** the rulebook doesn't say.", "## Réponse\n\nLes livrets ne le disent pas.", "The rules don't cover it.",
     "Les livrets ne tranchent pas la question.", "Les règles ne précisent pas ce point.", "This rulebook doesn't say.",
     "In short, the rules don't say.", "Le livret ne dit pas ce qui se passe dans ce cas.",
-    "Les livrets ne parlent pas de ce cas.", "Les règles ne traitent pas de cette situation : au plus proche,",
+    "Les livrets ne parlent pas de ce cas.", "Les règles ne traitent pas de cette situation. Au plus proche :",
 ])
 def test_an_answer_opening_on_the_booklets_silence_says_so(answer):
     assert says_unsettled(answer)
@@ -88,6 +88,9 @@ def test_an_answer_opening_on_the_booklets_silence_says_so(answer):
     "Réponse : on pioche deux cartes.", "The rules don't say it's forbidden, so yes, you can.",
     "Les règles ne disent pas ce que tu crois : tu peux attaquer.", "Les règles ne précisent pas cette limite : il n'y en a pas.",
     "Les règles ne parlent pas de cette carte comme d'un sort : jouez-la quand vous voulez.",
+    "Les règles ne parlent pas de ce cas précis : oui, vous pouvez.", "Le livret ne parle pas de ce casse-tête : jouez.",
+    "Les livrets ne parlent pas de ce cas, mais la règle générale s'applique : vous piochez deux cartes.",
+    "Les règles ne parlent pas de ces cas séparément : on applique la même règle.",
 ])
 def test_an_answer_that_answers_is_not_taken_for_silence(answer):
     assert not says_unsettled(answer)
