@@ -34,16 +34,17 @@ def commander_verdict(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, dict], 
     """(issues, warnings) of a Commander or Brawl list, read from its `Commander` section;
     `cards`: the catalog's payload of each name as written (a name it does not know is not
     judged: the unknown-card warning names it). Without a commander section the identity
-    cannot be checked, and a warning says so; an issue when the spec names the commander
-    (the Oracle chose it for the list it builds)."""
+    cannot be checked, and a warning says so. Each commander the spec names (the Oracle chose
+    it, or the pair, for the list it builds) missing from that section is an issue."""
     if not has_commander(spec):
         return [], []
     leaders = [name for _, name in deck.sections.get("commander", [])]
-    if not leaders and spec.commander:
-        return [wording.text("commander_missing", words_in, name=name, count=len(spec.leaders)) for name in spec.leaders], []
+    listed = {fold_name(name) for name in leaders}
+    missing = [wording.text("commander_missing", words_in, name=name, count=len(spec.leaders))
+               for name in spec.leaders if fold_name(name) not in listed]  # fmt: skip
     if not leaders:
-        return [], [wording.text("no_commander", words_in)]
-    issues = _leader_issues(leaders, spec, cards, words_in)
+        return (missing, []) if missing else ([], [wording.text("no_commander", words_in)])
+    issues = missing + _leader_issues(leaders, spec, cards, words_in)
     if any(name not in cards for name in leaders):  # whose identity is not known: not judged
         return issues, []
     allowed = _identity_union(cards[name] for name in leaders)

@@ -98,7 +98,19 @@ def test_the_offline_deck_of_a_pair_holds_both_commanders_and_their_colours_only
     main = [name for _, name in deck.sections["main"]]
     assert THRASIOS["card_name"] not in main and TYMNA["card_name"] not in main
     assert sum(q for q, _ in deck.sections["main"]) + 2 == spec.main
-    assert {name for _, name in deck.sections["main"] if name in ("Mountain", "Montagne")} == set()
+
+
+def test_a_pairs_deck_takes_the_colours_of_both_and_no_other():
+    from rag.deckbuilding.build import _led
+    from rag.deckbuilding.pool import is_eligible
+    from rag.deckbuilding.spec import default_spec
+
+    spec = _led(default_spec("mtg", format="commander"), [with_identity(THRASIOS, ["G", "U"]), with_identity(TYMNA, ["W", "B"])])
+
+    assert (spec.commander, spec.partner, spec.colors) == (THRASIOS["card_name"], TYMNA["card_name"], ["W", "U", "B", "G"])
+    assert is_eligible(with_identity(card("Swan Song", "Instant"), ["U"]), spec)
+    assert is_eligible(with_identity(card("Vindicate", "Sorcery"), ["W", "B"]), spec)
+    assert not is_eligible(with_identity(card("Lightning Bolt", "Instant"), ["R"]), spec)
 
 
 def test_the_prompt_names_both_commanders_of_a_pair():
@@ -121,3 +133,23 @@ def test_a_list_without_the_pair_chosen_misses_both_commanders():
     issues, _ = commander_verdict(deck, spec, {}, "en")
     assert issues == ["The commander Thrasios, Triton Hero is missing: a “### Commandant (2)” section with its card.",
                       "The commander Tymna the Weaver is missing: a “### Commandant (2)” section with its card."]
+
+
+def test_a_list_led_by_one_of_the_pair_or_by_another_misses_the_commanders_chosen():
+    from rag.deckbuilding.commander import commander_verdict
+    from rag.deckbuilding.parse_validate import ParsedDeck
+    from rag.deckbuilding.spec import default_spec
+
+    spec = default_spec("mtg", format="commander").model_copy(update={"commander": THRASIOS["card_name"], "partner": TYMNA["card_name"]})
+    cards = {c["card_name"]: c for c in (with_identity(THRASIOS, ["G", "U"]), with_identity(TYMNA, ["W", "B"]), with_identity(NABAN, ["U"]))}
+    half = ParsedDeck()
+    half.add("commander", 1, THRASIOS["card_name"])
+    half.add("main", 1, TYMNA["card_name"])
+    other = ParsedDeck()
+    other.add("commander", 1, NABAN["card_name"])
+
+    half_issues, _ = commander_verdict(half, spec, cards, "en")
+    other_issues, _ = commander_verdict(other, spec, cards, "en")
+    missing = "The commander {} is missing: a “### Commandant (2)” section with its card."
+    assert half_issues[0] == missing.format(TYMNA["card_name"])
+    assert other_issues[:2] == [missing.format(THRASIOS["card_name"]), missing.format(TYMNA["card_name"])]
