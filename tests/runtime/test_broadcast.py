@@ -124,6 +124,15 @@ broadcast.flush()  # the publisher thread is a daemon: hand everything over befo
     assert names == ["done"] and numbers == list(range(200))
 
 
+async def publish_numbered(group: str, count: int, pause_s) -> None:
+    """`count` numbered events, then `done`, through the layer from this loop."""
+    for n in range(count):
+        await broadcast.apublish(group, "act", {"n": n}, event_id=n)
+        if pause_s(n):
+            await asyncio.sleep(pause_s(n))
+    await broadcast.apublish(group, "done", {})
+
+
 def test_short_waits_on_a_redis_subscription_lose_no_event(layers):
     """A relay waits in short turns (a heartbeat, a poll's pace): a turn that ends as an event
     arrives must not drop it — the last `done` of a job lost that way left a page silent."""
@@ -131,16 +140,10 @@ def test_short_waits_on_a_redis_subscription_lose_no_event(layers):
     group = f"ingest.{uuid.uuid4()}"
     count = 1000
 
-    async def publish():
-        for n in range(count):
-            await broadcast.apublish(group, "act", {"n": n}, event_id=n)
-            await asyncio.sleep(0.002 * (n % 3))
-        await broadcast.apublish(group, "done", {})
-
     async def run():
         numbers, empty_turns = [], 0
         async with broadcast.subscribe(group) as events:
-            publisher = asyncio.ensure_future(publish())
+            publisher = asyncio.ensure_future(publish_numbered(group, count, lambda n: 0.002 * (n % 3)))
             deadline = asyncio.get_running_loop().time() + 60
             while asyncio.get_running_loop().time() < deadline:
                 event = await events.receive(0.001 * (len(numbers) % 7))
@@ -166,13 +169,6 @@ def test_subscriptions_closing_beside_a_busy_one_take_none_of_its_events(layers)
     group = f"ingest.{uuid.uuid4()}"
     count = 1500
 
-    async def publish():
-        for n in range(count):
-            await broadcast.apublish(group, "act", {"n": n}, event_id=n)
-            if n % 3 == 0:
-                await asyncio.sleep(0.001)
-        await broadcast.apublish(group, "done", {})
-
     async def churn(stop: asyncio.Event) -> int:
         closes = 0
         while not stop.is_set():
@@ -185,7 +181,7 @@ def test_subscriptions_closing_beside_a_busy_one_take_none_of_its_events(layers)
         numbers, stop = [], asyncio.Event()
         async with broadcast.subscribe(group) as events:
             churner = asyncio.ensure_future(churn(stop))
-            publisher = asyncio.ensure_future(publish())
+            publisher = asyncio.ensure_future(publish_numbered(group, count, lambda n: 0.001 if n % 3 == 0 else 0))
             while (event := await events.receive(10)) is not None and event.name != "done":
                 numbers.append(event.data["n"])
             stop.set()
