@@ -160,8 +160,8 @@ async def apublish(group: str, name: str, data: dict, *, event_id=None) -> None:
 class Subscription:
     """A channel in a group, read by one coroutine at a time. The layer's receive is not
     cancelled: channels-redis pops every channel of the process from one Redis list, and a
-    pop cancelled as a message arrives loses it — its own (measured: 65 of 2,000 over 417
-    cancels) or another subscription's. A wait that times out leaves the receive pending for
+    pop cancelled as a message arrives loses it, its own or another subscription's
+    (eval/reports/live-events-redis.md). A wait that times out leaves the receive pending for
     the next call; `close` ends it with a message of its own."""
 
     def __init__(self, layer, channel: str):

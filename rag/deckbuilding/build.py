@@ -15,7 +15,7 @@ from rag.cards import auto_wrap_card_mentions, build_wrap_aliases, fold_name
 from rag.llm.base import LLMError
 from rag.synergy import Decomposition, decompose, synergy_search
 
-from .commander import choose_leader, commander_verdict, has_commander, leaders_of
+from .commander import choose_leader, commander_verdict, has_commander, identity_union, leaders_of
 from .export import exports_for
 from .offline import build_offline_deck, render_deck_markdown
 from .parse_validate import ParsedDeck, Verdict, card_key_from, parse_deck_response, validate_deck
@@ -121,7 +121,7 @@ def _fallback_spec(request: DeckRequest, decomposition: Decomposition) -> DeckSp
 def _with_anchor_colors(spec: DeckSpec, anchors: list[dict]) -> DeckSpec:
     """Anchors are mandatory: their colors (domains) belong to the deck whatever the spec says."""
     if spec.game == "mtg" and spec.colors:
-        colors = set(spec.colors) | {c for a in anchors for c in a.get("card_mtg_color_identity") or []}
+        colors = set(spec.colors) | identity_union(anchors)
         return spec.model_copy(update={"colors": [c for c in "WUBRG" if c in colors]})
     if spec.game == "riftbound" and spec.domains:
         domains = set(spec.domains) | {d for a in anchors for d in a.get("card_domains") or []}
@@ -179,7 +179,7 @@ def _led(spec: DeckSpec, leaders: list[dict]) -> DeckSpec:
     identity together."""
     if not leaders:
         return spec
-    identity = {colour for leader in leaders for colour in leader.get("card_mtg_color_identity") or []}
+    identity = identity_union(leaders)
     names = [leader["card_name"] for leader in leaders]
     return spec.model_copy(update={"commander": names[0], "partner": names[1] if len(names) > 1 else "",
                                    "colors": [c for c in "WUBRG" if c in identity]})

@@ -47,7 +47,7 @@ def commander_verdict(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, dict], 
     issues = missing + _leader_issues(leaders, spec, cards, words_in)
     if any(name not in cards for name in leaders):  # whose identity is not known: not judged
         return issues, []
-    allowed = _identity_union(cards[name] for name in leaders)
+    allowed = identity_union(cards[name] for name in leaders)
     return issues + _identity_issues(deck, spec, cards, allowed, words_in), []
 
 
@@ -69,8 +69,8 @@ def _identity_issues(deck: ParsedDeck, spec: DeckSpec, cards: dict[str, dict], a
             identity = identity_of(name, cards)
             if identity is None or set(identity) <= allowed:
                 continue
-            if not allowed and spec.format in BRAWL_FORMATS and basic_type(name):
-                basic_types.add(basic_type(name))  # a colourless Brawl commander: basics of one type
+            if not allowed and spec.format in BRAWL_FORMATS and (basic := basic_type(name)):
+                basic_types.add(basic)  # a colourless Brawl commander: basics of one type
                 continue
             issues.append(wording.text("outside_identity", words_in, name=name, colors=_colours(set(identity) - allowed, words_in),
                                        identity=_colours(allowed, words_in)))  # fmt: skip
@@ -128,8 +128,8 @@ def pair_allowed(first: dict, second: dict) -> bool:
 def identity_of(name: str, cards: dict[str, dict]) -> list[str] | None:
     """A card's colour identity by the catalog, a basic land's by its colour (French or
     English, snow or not); None when the catalog does not know the card."""
-    if basic_type(name):
-        return BASIC_IDENTITY[basic_type(name)]
+    if basic := basic_type(name):
+        return BASIC_IDENTITY[basic]
     return cards[name].get("card_mtg_color_identity") if name in cards else None
 
 
@@ -168,14 +168,14 @@ def leaders_of(anchors, spec: DeckSpec) -> list[dict]:
     pool may have one: `choose_leader`), and in any other format."""
     if not has_commander(spec):
         return []
-    wanted = _identity_union(anchors)
+    wanted = identity_union(anchors)
     for index, first in enumerate(anchors):  # a pair named together leads together
         for second in anchors[index + 1:]:
             pair = [first, second]
-            if (pair_allowed(first, second) and wanted <= _identity_union(pair)
+            if (pair_allowed(first, second) and wanted <= identity_union(pair)
                     and all(can_lead(card, spec.format, beside=[other]) for card, other in (pair, pair[::-1]))):
                 return pair
-    single = next((card for card in anchors if can_lead(card, spec.format) and wanted <= _identity_union([card])), None)
+    single = next((card for card in anchors if can_lead(card, spec.format) and wanted <= identity_union([card])), None)
     return [single] if single is not None else []
 
 
@@ -184,17 +184,17 @@ def choose_leader(pool: list[dict], spec: DeckSpec, anchors=()) -> dict | None:
     lead every other: one whose identity holds the mandatory cards' and is the deck's very
     colours, else the narrowest that holds them; failing any, the mandatory card that leads,
     else the pool's legend that covers the most of the deck's colours."""
-    wanted, colours = _identity_union(anchors), set(spec.colors)
+    wanted, colours = identity_union(anchors), set(spec.colors)
     leading = [card for card in pool if can_lead(card, spec.format)]
-    covering = [card for card in leading if wanted <= _identity_union([card])]
-    exact = [card for card in covering if _identity_union([card]) == colours]
+    covering = [card for card in leading if wanted <= identity_union([card])]
+    exact = [card for card in covering if identity_union([card]) == colours]
     if exact or (covering and wanted):  # mandatory cards to hold: the narrowest legend that holds them
-        return (exact or sorted(covering, key=lambda card: len(_identity_union([card]))))[0]
+        return (exact or sorted(covering, key=lambda card: len(identity_union([card]))))[0]
     anchor_leader = next((card for card in anchors if can_lead(card, spec.format)), None)
-    fitting = [card for card in leading if _identity_union([card]) <= colours or not colours]
-    return anchor_leader or (sorted(fitting, key=lambda card: -len(_identity_union([card]))) or [None])[0]
+    fitting = [card for card in leading if identity_union([card]) <= colours or not colours]
+    return anchor_leader or (sorted(fitting, key=lambda card: -len(identity_union([card]))) or [None])[0]
 
 
-def _identity_union(cards) -> set[str]:
+def identity_union(cards) -> set[str]:
     """The colour identity of these cards together (of one: `[card]`)."""
     return {colour for card in cards for colour in card.get("card_mtg_color_identity") or []}

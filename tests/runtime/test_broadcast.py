@@ -10,12 +10,14 @@ import uuid
 import pytest
 from channels.layers import channel_layers
 
+from oracle_site.settings import CHANNEL_REDIS_SOCKET_TIMEOUT_S
 from runtime import broadcast
 
 REDIS_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:6379/0", "socket_timeout": 15}], "capacity": 2000},
+        "CONFIG": {"hosts": [{"address": "redis://127.0.0.1:6379/0", "socket_timeout": CHANNEL_REDIS_SOCKET_TIMEOUT_S}],
+                   "capacity": 2000},
     }
 }
 

@@ -8,9 +8,9 @@ from django.core.management.base import BaseCommand, CommandError
 from games.card_indexing import embed_pending_decklists
 from games.decklists import read_decklist, save_decklist
 from games.management.commands.import_cards import find_game, index_now
-from runtime.refusals import first_line
 from rag.embeddings import EmbeddingError
 from runtime import components
+from runtime.refusals import first_line
 
 
 class Command(BaseCommand):

@@ -4,10 +4,10 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.card_indexing import reembed_card_rows
 from games.indexing import rebuild_all, reembed_all
-from runtime.refusals import first_line
 from rag.embeddings import EmbeddingError
 from rag.store import VectorStoreError
 from runtime import components
+from runtime.refusals import first_line
 
 
 class Command(BaseCommand):
