@@ -13,10 +13,9 @@ from rag.cards import fold_name, update_sticky
 from rag.deckbuilding import DeckRequest, DeckSpec, DeckTools, build_deck, default_spec, validate_deck, wording
 from rag.deckbuilding.commander import commander_from_sideboard, commander_in_main, commander_verdict
 from rag.deckbuilding.export import exports_for
-from rag.deckbuilding.parse_validate import ParsedDeck, Verdict
+from rag.deckbuilding.parse_validate import ParsedDeck, Verdict, format_legality
 from rag.deckbuilding.spec import hero_name
 from rag.deckbuilding.wording import reader
-from rag.synergy import FORMATS
 from runtime import components
 
 from .card_indexing import card_collection, card_payload, meta_collection
@@ -130,20 +129,14 @@ def check_decklist(game: Game, text: str, format: str = "") -> CheckedList:
     cards = {name: card_payload(card) for name, card in rows.items()}
     deck = commander_in_main(commander_from_sideboard(deck, spec, cards), spec)  # MTGO's commander is its sideboard's card
     verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known, catalog_card_key(game), lang,
-                            legal=_legal_in(spec, rows), by_the_rules=True)  # fmt: skip
+                            legal=format_legality(spec, lambda name: rows[name].legal_formats if name in rows else None),
+                            by_the_rules=True)  # fmt: skip
     issues, warnings = commander_verdict(deck, spec, cards, lang)
     verdict = replace(verdict, valid=verdict.valid and not issues, issues=verdict.issues + issues,
                       warnings=unread_warnings(parsed.unread, lang) + verdict.warnings + warnings)  # fmt: skip
     return CheckedList(deck.sections, spec, verdict, exports_for(spec.game, deck, cards))
 
 
-def _legal_in(spec, rows: dict):
-    """Whether a name of the list may be played in the spec's format, by the catalog's Magic
-    legalities (Scryfall's and MTGJSON's format keys); a card the catalog does not know, or
-    knows without legalities, is not judged here (unknown cards have their own warning)."""
-    if spec.game != "mtg" or spec.format not in FORMATS:  # a name we do not know is no legality key
-        return None
-    return lambda name: name not in rows or not rows[name].legal_formats or spec.format in rows[name].legal_formats
 
 
 def unread_warnings(lines: list[str], lang: str = "fr") -> list[str]:

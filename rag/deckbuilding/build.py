@@ -18,7 +18,7 @@ from rag.synergy import Decomposition, decompose, synergy_search
 from .commander import choose_leader, commander_verdict, has_commander, identity_union, leaders_of
 from .export import exports_for
 from .offline import build_offline_deck, render_deck_markdown
-from .parse_validate import ParsedDeck, Verdict, card_key_from, parse_deck_response, validate_deck
+from .parse_validate import ParsedDeck, Verdict, card_key_from, format_legality, parse_deck_response, validate_deck
 from .pool import eligible_pool, fetch_inspiration_decklists, inspiration_counts, is_eligible, select_role_candidates
 from . import wording
 from .prompt import DECKBUILDING_SYSTEM_PROMPT, build_deck_prompt, format_retry_prompt
@@ -261,10 +261,14 @@ def _checker(spec: DeckSpec, anchors: list[dict], tools: DeckTools, cards_by_nam
     card_key = tools.card_key or card_key_from(list(cards_by_name.values()))  # copies per card, not per spelling
 
     def check(deck: ParsedDeck, words_in: str) -> Verdict:
-        verdict = validate_deck(deck, spec, anchors, tools.is_known, card_key, words_in)
+        catalog = _catalog_of(deck, cards_by_name, tools)
+        # the built list is held to the format as a pasted one is (an anchor or a card the LLM
+        # took from outside the pool may be banned there): an illegal card is asked again
+        legal = format_legality(spec, lambda name: (catalog.get(name) or {}).get("card_mtg_legal_formats"))
+        verdict = validate_deck(deck, spec, anchors, tools.is_known, card_key, words_in, legal=legal)
         if not has_commander(spec):
             return verdict
-        issues, warnings = commander_verdict(deck, spec, _catalog_of(deck, cards_by_name, tools), words_in)
+        issues, warnings = commander_verdict(deck, spec, catalog, words_in)
         return replace(verdict, valid=verdict.valid and not issues, issues=verdict.issues + issues,
                        warnings=verdict.warnings + warnings)  # fmt: skip
 

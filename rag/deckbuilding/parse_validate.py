@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from rag.cards import card_names, fold_name, is_basic_land
+from rag.synergy import FORMATS
 
 from . import wording
 from .spec import DeckSpec
@@ -137,6 +138,21 @@ class Verdict:
 
 SECTION_LABELS = {"main": "Deck principal", "sideboard": "Sideboard", "runes": "Deck de runes",
                   "battlefields": "Champs de bataille"}  # fmt: skip
+
+
+def format_legality(spec: DeckSpec, legal_formats: Callable[[str], Iterable[str] | None]) -> Callable[[str], bool] | None:
+    """`validate_deck`'s `legal`: whether a name may be played in the spec's Magic format, by
+    the catalogue's legalities (`legal_formats(name)`: Scryfall's and MTGJSON's format keys). A
+    card the catalogue does not know, or knows without legalities, is not judged (unknown cards
+    have their own warning); None where no legality key applies (another game, no format)."""
+    if spec.game != "mtg" or spec.format not in FORMATS:
+        return None
+
+    def legal(name: str) -> bool:
+        formats = legal_formats(name)
+        return not formats or spec.format in formats
+
+    return legal
 
 
 def validate_deck(

@@ -119,6 +119,16 @@ def test_replayed_llm_invalid_first_list_is_retried_with_its_issues(dominaria):
     assert llm.prompts[0][2] == "opus"
 
 
+def test_a_built_list_with_a_card_not_legal_in_the_format_is_asked_again(dominaria):
+    # Wizard's Retort is an uncommon: not legal in Pauper, whatever the pool offered
+    pauper_spec = json.dumps({**json.loads(SPEC), "format": "pauper"})
+    legal = VALID.replace("3× [[card:Wizard's Retort]]", "3× [[card:Blink of an Eye]]")
+    llm = ReplayedLLM(pauper_spec, [VALID, legal])
+    result, _events = run(dominaria, llm)
+    assert "Wizard's Retort n'est pas autorisée en pauper." in llm.prompts[1][1]
+    assert result.attempts == 2 and result.verdict.valid, result.verdict.issues
+
+
 def test_prompt_blocks_come_in_the_spec_order(dominaria):
     llm = ReplayedLLM(SPEC, [VALID])
     run(dominaria, llm)
