@@ -127,8 +127,7 @@ def cancel_scheduled_job(job: IngestJob) -> CancelledIngest:
         booklet = job.booklet
         if _booklet_held_other_work(job):  # a re-upload: the booklet stays as it was
             files = _give_back_previous_pdf(job, booklet)
-            job.chunks.all().delete()
-            job.delete()
+            job.delete()  # rows of its own are the booklet's, swapped in by an earlier attempt: they stay
             deleted = "job"
         else:
             files = _booklet_files(job, booklet)
@@ -199,7 +198,8 @@ def _give_back_previous_pdf(job: IngestJob, booklet) -> list[Path]:
         .order_by("-created_at")
         .first()
     )
-    if previous is not None and (media / previous.pdf_path).exists() and owner.pdf.name == job.pdf_path:
+    pointed_by_this_upload = owner.pdf.name == job.pdf_path and not _rules_read_from(job)
+    if previous is not None and (media / previous.pdf_path).exists() and pointed_by_this_upload:
         owner.pdf.name = previous.pdf_path
         try:
             owner.pdf_pages = validate_pdf(media / previous.pdf_path).pages
@@ -207,19 +207,31 @@ def _give_back_previous_pdf(job: IngestJob, booklet) -> list[Path]:
             log.warning("could not count the pages of %s", previous.pdf_path, exc_info=True)
         owner.save(update_fields=["pdf", "pdf_pages"])
     if not job.pdf_path or owner.pdf.name == job.pdf_path:
-        return []  # nothing to go back to: keep the file the booklet points at
+        return []  # nothing to go back to, or its rules were read from it: keep the file the booklet points at
     return [media / job.pdf_path]
+
+
+def _rules_read_from(job: IngestJob) -> bool:
+    """The booklet's rules come from the job's file: another job read it (this one re-reads
+    the PDF the booklet serves, `POST /api/booklets/{id}/reingest`), or an earlier attempt of
+    this job swapped its rows in. Uploads no longer point a booklet that has a PDF at the new
+    one (ingest.booklet_swap), so a re-read was taken for such an upload: cancelling it gave
+    the booklet an older PDF beside the rules of this one, and deleted this one."""
+    others = IngestJob.objects.filter(game=job.game, extension=job.extension, pdf_path=job.pdf_path).exclude(pk=job.pk)
+    return others.exists() or job.chunks.exists()
 
 
 def _delete_created_rows(job: IngestJob) -> str:
     """The booklet row goes with its ingestion; the game too when this upload created it and
     it holds no other work (a game made beforehand keeps its cards, questions and terms)."""
-    if job.extension_id:
-        job.extension.delete()
-        return "extension"
     game = job.game
-    other_jobs = game.ingest_jobs.exclude(pk=job.pk).exists()
-    if job.created_game and not other_jobs and not game.extensions.exists():
+    if job.extension_id:
+        job.extension.delete()  # its jobs and rules go with it
+        if job.created_game and _holds_nothing_else(game, job):  # an expansion uploaded under a new game's name
+            game.delete()
+            return "game"
+        return "extension"
+    if job.created_game and _holds_nothing_else(game, job):
         game.delete()
         return "game"
     if game.pdf.name and game.pdf.name == job.pdf_path:  # its file goes: the game has no rules PDF again
@@ -228,6 +240,16 @@ def _delete_created_rows(job: IngestJob) -> str:
     job.chunks.all().delete()
     job.delete()
     return "job"
+
+
+def _holds_nothing_else(game, job: IngestJob) -> bool:
+    """No other ingestion, booklet, rules PDF or chunk (forum threads) lives in the game."""
+    return not (
+        game.ingest_jobs.exclude(pk=job.pk).exists()
+        or game.extensions.exists()
+        or game.pdf.name not in ("", job.pdf_path)
+        or game.chunks.exclude(ingest_job=job).exists()
+    )
 
 
 def _remove_files(paths: list[Path]) -> None:

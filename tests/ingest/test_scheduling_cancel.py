@@ -230,3 +230,125 @@ def test_two_cancels_of_one_job_at_once_the_second_is_told_it_is_cancelled(clien
     cancel_scheduled_job(first)
     with pytest.raises(NotScheduled, match="vient d'être annulée"):
         cancel_scheduled_job(second)
+
+
+def ingested_twice(tmp_path) -> tuple[Game, IngestJob, IngestJob]:
+    """A rulebook read (3 pages), then its new version read and adopted (2 pages)."""
+    from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
+
+    v1 = ingest_inline(rulebook_pdf(tmp_path / "v1.pdf", LOREM_RULES, per_page=1), new_game_name="Heat")
+    v2 = ingest_inline(rulebook_pdf(tmp_path / "v2.pdf", LOREM_RULES[:2], per_page=1), game=v1.game)
+    game = Game.objects.get(pk=v1.game.pk)
+    assert (game.pdf.name, game.pdf_pages) == (v2.pdf_path, 2)
+    return game, v1, v2
+
+
+def paused_on_quota(job: IngestJob) -> None:
+    from ingest.quota_pause import pause_for_quota
+    from rag.llm.base import ClaudeQuotaError
+
+    assert pause_for_quota(job, ClaudeQuotaError(timezone.now() + timedelta(hours=2))) is not None
+
+
+def test_cancelling_a_quota_paused_reingestion_keeps_the_pdf_its_rules_were_read_from(client, alice, tmp_path, monkeypatch):
+    """« Réingérer » re-reads the PDF the booklet serves; paused on the LLM quota, then
+    cancelled, it switched the booklet back to the older v1 PDF beside v2's rules (citations
+    opened the wrong pages) and deleted v2's file."""
+    from ingest import services
+
+    game, v1, v2 = ingested_twice(tmp_path)
+    rules = set(Chunk.objects.filter(game=game, extension=None).values_list("pk", flat=True))
+    monkeypatch.setattr(services, "enqueue", lambda job: None)
+    client.force_login(alice)
+    job = IngestJob.objects.get(pk=client.post(f"/api/booklets/{game.pk}/reingest").json()["job_id"])
+    paused_on_quota(job)
+
+    response = client.delete(f"/api/ingest/{job.pk}/scheduled")
+
+    assert response.json() == {"job_id": str(job.pk), "deleted": "job"}
+    game.refresh_from_db()
+    assert (game.pdf.name, game.pdf_pages) == (v2.pdf_path, 2)
+    media = Path(settings.MEDIA_ROOT)
+    assert (media / v2.pdf_path).exists() and (media / v1.pdf_path).exists()
+    assert set(Chunk.objects.filter(game=game, extension=None).values_list("pk", flat=True)) == rules
+
+
+def test_cancelling_a_paused_relaunch_whose_earlier_attempt_swapped_keeps_the_booklet(client, alice, tmp_path, monkeypatch):
+    """v2's rows were swapped in, then its run failed after the swap; relaunched, it paused on
+    the quota. Cancelling it deleted the booklet's rules (they are v2's) and gave it v1's PDF."""
+    from ingest import services
+
+    game, v1, v2 = ingested_twice(tmp_path)
+    rules = set(Chunk.objects.filter(ingest_job=v2).values_list("pk", flat=True))
+    assert rules
+    v2.transition(IngestJob.Status.ERROR, error="the index could not be synced")
+    monkeypatch.setattr(services, "enqueue", lambda job: None)
+    assert services.retry(v2)
+    paused_on_quota(v2)
+    client.force_login(alice)
+
+    response = client.delete(f"/api/ingest/{v2.pk}/scheduled")
+
+    assert response.json() == {"job_id": str(v2.pk), "deleted": "job"}
+    game.refresh_from_db()
+    assert (game.pdf.name, game.pdf_pages) == (v2.pdf_path, 2)
+    assert (Path(settings.MEDIA_ROOT) / v2.pdf_path).exists()
+    assert set(Chunk.objects.filter(game=game, extension=None).values_list("pk", flat=True)) == rules
+
+
+def test_cancelling_an_upload_the_booklet_was_pointed_at_gives_back_its_previous_pdf(client, alice, tmp_path):
+    """A re-upload scheduled before booklet replacements waited beside the old PDF pointed the
+    booklet at the new file at once: cancelling it still points the booklet back."""
+    from ingest import services
+    from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
+
+    base = ingest_inline(rulebook_pdf(tmp_path / "v1.pdf", LOREM_RULES, per_page=1), new_game_name="Heat")
+    game = base.game
+    again = services.create_ingest(pdf_path_or_file=rulebook_pdf(tmp_path / "v2.pdf", LOREM_RULES[:2], per_page=1), game=game)
+    Game.objects.filter(pk=game.pk).update(pdf=again.pdf_path, pdf_pages=2)  # as such an upload left it
+    schedule_ingest(again, timezone.now() + timedelta(hours=3))
+    client.force_login(alice)
+
+    response = client.delete(f"/api/ingest/{again.pk}/scheduled")
+
+    assert response.json()["deleted"] == "job"
+    game.refresh_from_db()
+    assert (game.pdf.name, game.pdf_pages) == (base.pdf_path, 3)
+    assert not (Path(settings.MEDIA_ROOT) / again.pdf_path).exists()
+
+
+def schedule_expansion_of_a_new_game(client, tmp_path) -> IngestJob:
+    from tests.ingest.pdfs import LOREM_RULES, rulebook_pdf
+
+    when = timezone.now() + timedelta(days=1)
+    with open(rulebook_pdf(tmp_path / "pluie.pdf", LOREM_RULES), "rb") as pdf:
+        response = client.post("/api/games/ingest", {
+            "pdf": pdf, "new_game_name": "Brand New", "kind": "extension", "name": "Pluie", "scheduled_start_at": when.isoformat(),
+        })
+    assert response.status_code == 202, response.content
+    return IngestJob.objects.get(pk=response.json()["job_id"])
+
+
+def test_cancelling_a_scheduled_expansion_uploaded_under_a_new_games_name_deletes_the_game(client, alice, tmp_path):
+    """The upload created the game « Brand New » for its expansion: cancelling it left an
+    empty game behind, listed on the pages with no booklet."""
+    client.force_login(alice)
+    job = schedule_expansion_of_a_new_game(client, tmp_path)
+    stored = Path(settings.MEDIA_ROOT) / job.pdf_path
+
+    response = client.delete(f"/api/ingest/{job.pk}/scheduled")
+
+    assert response.json() == {"job_id": str(job.pk), "deleted": "game"}
+    assert not Game.objects.filter(name="Brand New").exists()
+    assert not stored.exists()
+
+
+def test_cancelling_that_expansion_keeps_the_new_game_once_it_holds_other_work(client, alice, tmp_path):
+    client.force_login(alice)
+    job = schedule_expansion_of_a_new_game(client, tmp_path)
+    ChunkFactory(game=job.game, is_forum=True)  # its BGG forum synced meanwhile
+
+    response = client.delete(f"/api/ingest/{job.pk}/scheduled")
+
+    assert response.json()["deleted"] == "extension"
+    assert Game.objects.filter(pk=job.game_id).exists() and not Extension.objects.filter(pk=job.extension_id).exists()
