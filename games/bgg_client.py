@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Callable
+from urllib.parse import urlsplit
 
 import httpx
 import nh3
@@ -56,6 +57,8 @@ class BggThing:
     mechanics: tuple[str, ...] = ()
     categories: tuple[str, ...] = ()
     designers: tuple[str, ...] = ()
+    image: str = ""  # the cover: an absolute http(s) URL, else empty
+    thumbnail: str = ""
 
     def as_metadata(self) -> dict:
         return {
@@ -69,6 +72,8 @@ class BggThing:
             "mechanics": list(self.mechanics),
             "categories": list(self.categories),
             "designers": list(self.designers),
+            "image": self.image,
+            "thumbnail": self.thumbnail,
         }
 
 
@@ -256,7 +261,20 @@ def parse_thing(item: ET.Element) -> BggThing:
         mechanics=links("boardgamemechanic"),
         categories=links("boardgamecategory"),
         designers=links("boardgamedesigner"),
+        image=_web_url(item.findtext("image")),
+        thumbnail=_web_url(item.findtext("thumbnail")),
     )
+
+
+def _web_url(text: str | None) -> str:
+    """An absolute http(s) URL as BGG gives it, else "": the home page puts it in an <img>,
+    where a `javascript:` or relative address has no place."""
+    url = (text or "").strip()
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # « http://[ »: not an address
+        return ""
+    return url if parts.scheme in ("http", "https") and parts.netloc and not re.search(r"\s", url) else ""
 
 
 def parse_thread(root: ET.Element) -> BggThread:

@@ -45,7 +45,8 @@ def _name_index(game: Game) -> _NameIndex:
     pairs = []
     for pk, name, name_fr in Card.objects.filter(game=game).values_list("id", "search_name", "search_name_fr"):
         pairs += [(name, str(pk))] + ([(name_fr, str(pk))] if name_fr else [])
-        pairs += [(alias, str(pk)) for alias in face_aliases(name)]
+        # the French print of Fire // Ice is « Feu // Glace »: « Feu » is its front face too
+        pairs += [(alias, str(pk)) for alias in face_aliases(name) + face_aliases(name_fr or "")]
     pairs.sort()
     by_initial: dict[str, list[str]] = {}
     for name, _ in pairs:

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from rag.cards import fold_name
+from rag.synergy import FORMATS, canonical_format
 
 from .card_indexing import meta_collection
 from .index_state import mark_changed
@@ -57,10 +58,6 @@ _ONE_CARD_RE = re.compile(r"^(hero|héros|legend|légende|commander|commandant)\
 _FIELD_RE = re.compile(r"^(?:(format|name|nom)\s*:\s*\S|about$|name\s+\S)", re.IGNORECASE)
 # The last lines of Fabrary's export: « Made with ❤️ at the FaBrary », « See the full deck @ https://… ».
 _EXPORT_NOTE_RE = re.compile(r"^(?:made with\b.*\bfabrary$|see the full deck\b)", re.IGNORECASE)
-KNOWN_FORMATS = (
-    "standard", "pioneer", "modern", "legacy", "vintage", "pauper", "commander", "historic",
-    "explorer", "timeless", "alchemy", "brawl", "premodern", "classic constructed", "blitz",
-)  # fmt: skip
 
 
 class DecklistError(ValueError):
@@ -155,10 +152,13 @@ def _add(sections: dict[str, dict[str, list]], section: str, quantity: int, name
 
 
 def guess_format(comments: list[str]) -> str:
-    """The longest known format named as whole words: « Premodern » is not Modern."""
-    text = " ".join(comments).lower()
-    named = [fmt for fmt in KNOWN_FORMATS if re.search(rf"(?<!\w){re.escape(fmt)}(?!\w)", text)]
-    return max(named, key=len, default="")
+    """The format of the longest name of a format (`rag.synergy.FORMATS`) written as whole
+    words, as questions name it: « Premodern » is not Modern, « Standard Brawl » not Standard,
+    « EDH » is commander."""
+    text = fold_name(" ".join(comments))
+    named = [(fold_name(word), fmt) for fmt, words in FORMATS.items() for word in words
+             if re.search(rf"(?<!\w){re.escape(fold_name(word))}(?!\w)", text)]  # fmt: skip
+    return max(named, key=lambda found: len(found[0]), default=("", ""))[1]
 
 
 def guess_date(comments: list[str]) -> dt.date | None:
@@ -187,7 +187,9 @@ def read_decklist(path: Path, format: str = "", date: dt.date | None = None, nam
         raise ValueError(f"{path.name}: not UTF-8 text") from None
     if not parsed.sections:  # a JSON file renamed .txt, an empty file: it must not replace a good list
         raise ValueError(f'{path.name}: no card line such as "4 Lightning Bolt", not a decklist')
-    deck_format = (format or guess_format(parsed.comments)).lower()
+    # the format a question is filtered on (« EDH » → commander): stored as written, a list
+    # would never be found
+    deck_format = canonical_format(format) if format.strip() else guess_format(parsed.comments)
     if not deck_format:
         raise ValueError(f"{path.name}: no format given and none found in its comments")
     return DecklistFile(name or path.stem, deck_format, date or guess_date(parsed.comments), parsed)

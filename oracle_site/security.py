@@ -5,7 +5,8 @@ Why each source is there:
 - scripts only from our own origin (htmx, pdf.js and our modules are all vendored/static);
   no inline script runs, JSON blocks (`<script type="application/json">`) are data, not code;
 - `worker-src blob:` and `img-src blob: data:`: pdf.js starts its worker and paints decoded
-  images and fonts through blob:/data: URLs;
+  images and fonts through blob:/data: URLs; `img-src` BGG's image host: the home page's
+  covers (`games.bgg_client`, loaded without a referrer);
 - `style-src 'unsafe-inline'`: pdf.js positions its text layer with inline styles and htmx
   injects its indicator style; styles cannot run code;
 - `frame-ancestors`: 'none', except for the booklet viewer that our chat page frames.
@@ -17,12 +18,13 @@ from django.conf import settings
 
 from .response_middleware import ResponseMiddleware
 
+BGG_IMAGES = "https://cf.geekdo-images.com"
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data: blob:",
+        f"img-src 'self' data: blob: {BGG_IMAGES}",
         "font-src 'self' data:",
         "worker-src 'self' blob:",
         "connect-src 'self'",

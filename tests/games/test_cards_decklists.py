@@ -1,13 +1,16 @@
 import datetime as dt
 
+import pytest
 from django.core.management import call_command
 
 from games.card_indexing import meta_collection
 from games.card_lookup import catalog_card_key
+from games.card_search import meta_hits
 from games.decklists import guess_format, import_decklist, parse_decklist_text
 from games.models import Decklist
 from rag.deckbuilding import default_spec, validate_deck
 from rag.deckbuilding.parse_validate import ParsedDeck
+from rag.synergy import decompose_with_rules
 from runtime import components
 from tests.api_walk.test_decks_api import PLAYABLE
 from tests.card_fixtures import DECKLISTS, dominaria  # noqa: F401
@@ -157,3 +160,32 @@ def test_blocks_a_player_typed_by_card_type_stay_in_the_main_deck():
     assert parse_decklist_text(by_type).sections.keys() == {"main"}  # three blocks: not MTGO's two
     lands_then_spells = "20 Mountain\n\n20 Lightning Bolt\n20 Lava Spike\n"  # a second block of 40 cards
     assert parse_decklist_text(lands_then_spells).main_count == 60
+
+
+@pytest.mark.parametrize(
+    "comment, options, question",
+    [
+        ("// Top 8, 2026-08-20", ["--format", "EDH"], "Quelles listes EDH jouent Opt ?"),
+        ("// Top 8, 2026-08-20", ["--format", "Moderne"], "Quels decks Modern jouent Opt ?"),
+        ("// Standard Brawl, Arena ladder, 2026-08-20", [], "Les decks de Standard Brawl avec Opt ?"),
+        ("// Duel Commander league, 2026-08-20", [], "Quels decks en Duel Commander jouent Opt ?"),
+    ],
+)
+def test_an_imported_list_is_found_by_a_question_naming_its_format_in_other_words(db, tmp_path, comment, options,
+                                                                                  question):  # fmt: skip
+    game = GameFactory(name="Magic", slug="magic", card_game="mtg")
+    path = tmp_path / "top8.txt"
+    path.write_text(f"{comment}\n1 Opt\n59 Island\n")
+    call_command("import_decklists", "magic", str(path), *options)
+
+    asked = decompose_with_rules(question).format
+    hits = meta_hits(components.vector_store(), components.embedder(), game, question, asked)
+
+    assert [hit.payload["deck_name"] for hit in hits] == ["top8"]
+    assert Decklist.objects.get(game=game).format == asked
+
+
+def test_the_format_guessed_from_comments_is_the_one_questions_name():
+    assert guess_format(["// Standard Brawl, Arena ladder"]) == "standardbrawl"
+    assert guess_format(["// Duel Commander league"]) == "duel"
+    assert guess_format(["// EDH night at the shop"]) == "commander"
