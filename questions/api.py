@@ -227,7 +227,7 @@ def get_answer(request, question_id: UUID):
         "intent": question.intent,
         "bestScore": question.best_score,
         "confidence": _confidence_level(question),
-        "error": question.error,
+        "error": question.error_message,
         "answeredAt": question.answered_at.isoformat() if question.answered_at else None,
         "stickyCardMentions": question.sticky_cards_after(),
     })

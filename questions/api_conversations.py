@@ -63,6 +63,10 @@ class TurnOut(Schema):
     answeredAt: datetime | None = Field(alias="answered_at")
 
     @staticmethod
+    def resolve_error(question) -> str:
+        return question.error_message
+
+    @staticmethod
     def resolve_confidence(question) -> str | None:
         if "deck" in question.diagnostics:  # a decklist is judged by its verdict
             return None

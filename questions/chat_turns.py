@@ -26,7 +26,7 @@ def answer_context(question: Question) -> dict:
         "answer_html": render_answer(question.answer, booklets_of(question.game, extensions, for_search=False), cited)
         if question.answer else "",
         "confidence": confidence_of(score, question.diagnostics.get("confidence"), question.answer) if not question.stopped else None,
-        "error": question.error,
+        "error": question.error_message,
     }
 
 

@@ -6,7 +6,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from rag.cards import deck_in_discussion, update_sticky
 
@@ -91,7 +91,11 @@ class Question(models.Model):
     def sticky_cards_after(self) -> list[str]:
         """The cards the conversation keeps after this turn (the chat sends them back next turn):
         the earlier ones, then this turn's @-mentions, FIFO of 20 (80 while a deck is discussed).
-        A deckbuilding answer adds its deck's cards (its `done` event says so)."""
+        A deckbuilding answer adds its deck's cards: its `done` event says so, and the list it
+        sent is kept in `diagnostics` (steps/persist.py), which wins."""
+        said = (self.diagnostics or {}).get("stickyCardMentions")
+        if said is not None:
+            return list(said)
         discussed = deck_in_discussion(self.text, self.history)
         return update_sticky(self.sticky_card_mentions, self.card_mentions, deck_discussed=discussed)
 
@@ -110,6 +114,12 @@ class Question(models.Model):
         now = timezone.now()
         type(self).objects.filter(pk=self.pk).mark_failed(message, now)
         self.status, self.error, self.answered_at = self.Status.ERROR, message, now
+
+    @property
+    def error_message(self) -> str:
+        """`error` in the reader's language: the server stores its own messages as their French
+        msgids (a sweep's or an answering thread's language is not the reader's)."""
+        return gettext(self.error) if self.error else ""
 
     @property
     def is_answered(self) -> bool:

@@ -21,7 +21,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from .ask_flow import answering as answers
 
@@ -70,7 +70,8 @@ def fail_stale_questions(now=None) -> int:
     orphans = [qid for qid, created in rows if not vouched.get(qid, created >= cutoff)]
     count = Question.objects.filter(pk__in=orphans, status=Question.Status.PENDING).update(
         status=Question.Status.ERROR,
-        error=_("La réponse a été interrompue (le serveur a redémarré). Posez la question à nouveau."),
+        # its msgid: the sweep runs in no reader's language, the page translates it (Question.error_message)
+        error=gettext_noop("La réponse a été interrompue (le serveur a redémarré). Posez la question à nouveau."),
         answered_at=now,
     )
     if count:

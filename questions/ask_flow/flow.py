@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from ..models import Question
 from . import answering as answers
@@ -41,9 +41,10 @@ def answer_question(question_id, emit: Emit, answering: Answering | None = None)
     except Exception:  # turned into a readable, persisted failure
         log.exception("question %s failed", question_id)
         # the player reads a sentence, not the exception (a database's or a library's words, in English)
-        message = gettext("L'Oracle n'a pas pu répondre à cette question. Réessayez dans un instant.")
-        try:
-            Question.objects.filter(pk=question_id).mark_failed(message)
+        failed = gettext_noop("L'Oracle n'a pas pu répondre à cette question. Réessayez dans un instant.")
+        message = gettext(failed)
+        try:  # its msgid: a page in another language translates it (Question.error_message)
+            Question.objects.filter(pk=question_id).mark_failed(failed)
         except Exception:  # the database itself failing (locked, gone): the stream still ends;
             # the row, no longer vouched for, is failed by the recovery sweep (questions/recovery.py)
             log.exception("question %s: its failure could not be stored", question_id)

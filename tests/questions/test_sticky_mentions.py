@@ -4,6 +4,7 @@ show those cards in the « CARTES ÉVOQUÉES » block. Three turns through POST 
 sent as the chat sends them."""
 
 import json
+import re
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -12,6 +13,7 @@ from django.test import AsyncClient
 from runtime import components
 from questions.models import Question
 from rag.cards import FRESH_BLOCK_TITLE, STICKY_BLOCK_TITLE
+from rag.llm.base import NoLLM
 from tests.card_fixtures import dominaria  # noqa: F401
 
 pytestmark = pytest.mark.django_db(transaction=True)  # answers are written by pool threads
@@ -97,3 +99,26 @@ def test_a_client_that_lost_the_stream_gets_the_sticky_cards_by_polling(client, 
     question.mark_done(answer="Oui.", intent="rules", best_score=0.9, diagnostics={})
     client.force_login(bob)
     assert client.get(f"/api/ask/{question.pk}").json()["stickyCardMentions"] == ["Llanowar Elves", "Academy Drake"]
+
+
+def test_a_deck_answer_polled_or_followed_up_keeps_what_its_done_said(client, dominaria, bob, monkeypatch):
+    """A deck answer's `done` gives its own bestScore (none: a list is judged by its verdict) and
+    the sticky cards with the deck's own: a poller reads the same, and the next question (which
+    sends no list: the server takes the conversation's) shows the deck's cards as evoked."""
+    monkeypatch.setattr(components, "llm_backend", NoLLM)  # the list is built offline from the catalog
+    first = ask(bob, dominaria, "Construis-moi une decklist complète Standard autour de @Llanowar Elves", ["Llanowar Elves"])
+    done = first["done"]
+    deck_cards = set(re.findall(r"\[\[card:([^\]]+)\]\]", done["fullAnswer"])) - {"Llanowar Elves"}
+    assert "deck" in done and len(deck_cards) > 5 and deck_cards <= set(done["stickyCardMentions"])
+
+    client.force_login(bob)
+    polled = client.get(f"/api/ask/{done['questionId']}").json()
+    assert (polled["bestScore"], polled["stickyCardMentions"]) == (done["bestScore"], done["stickyCardMentions"])
+
+    llm = PromptRecorder()
+    monkeypatch.setattr(components, "llm_backend", lambda: llm)
+    body = {"gameId": str(dominaria.pk), "question": "Quelle carte de la liste coûte le moins ?",
+            "conversationId": first["meta"]["conversationId"]}  # fmt: skip
+    async_to_sync(_ask)(bob, body)
+    evoked = sticky_block(llm.prompts[0]).split("\n\n", 1)[0]  # the block alone, not the history after it
+    assert all(f"- {name}" in evoked for name in deck_cards)
