@@ -105,11 +105,27 @@ def mtg_records(records: Iterable[dict]) -> Iterator[dict]:
         current = merged.get(card["key"])
         if current is None:
             merged[card["key"]] = card
+        elif "_faces" in card and "_faces" in current:
+            current["_faces"] = {**card["_faces"], **current["_faces"]}  # a reprint's faces are known
         else:
             _merge_print(current, card)
     for card in merged.values():
         card.pop("_lang", None)
+        _join_faces(card, card.pop("_faces", {}))
         yield card
+
+
+def _join_faces(card: dict, faces: dict[str, dict]) -> None:
+    """An MTGJSON card of several faces (one record per face: Fire // Ice, a transform card) as
+    Scryfall gives it: costs, types and texts of the faces in side order, joined by « // »."""
+    if len(faces) < 2:
+        return
+    ordered = [faces[side] for side in sorted(faces)]
+    for key in ("cost", "type_line", "text", "text_fr"):
+        card[key] = " // ".join(face[key] for face in ordered if face[key])
+    card["colors"] = sorted({color for face in ordered for color in face["colors"]})
+    types = card["attributes"]["types"]
+    types += [t for face in ordered for t in face["types"] if t not in types]
 
 
 def _merge_print(current: dict, other: dict) -> None:
@@ -120,6 +136,14 @@ def _merge_print(current: dict, other: dict) -> None:
         french = (current["name_fr"], current["text_fr"])
         current.update(other)
         current["name_fr"], current["text_fr"] = french[0] or other["name_fr"], french[1] or other["text_fr"]
+
+
+def _restricted(record: dict, value: str) -> dict:
+    """The formats where the card is restricted, kept apart from `legal_formats` (which counts
+    it legal) for the copy limit: one copy (Vintage; Pauper Commander's, the commander only, is
+    one copy too). Absent when none, so the other cards' rows stay as they were."""
+    formats = sorted(f for f, v in (record.get("legalities") or {}).items() if v == value)
+    return {"restricted_in": formats} if formats else {}
 
 
 def _scryfall_card(record: dict) -> dict | None:
@@ -155,6 +179,7 @@ def _scryfall_card(record: dict) -> dict | None:
             "mtgo_id": record.get("mtgo_id"),
             "arena_id": record.get("arena_id"),
             "layout": record.get("layout", ""),  # a split card is named whole by Arena and MTGO
+            **_restricted(record, "restricted"),
         },
     }
 
@@ -162,9 +187,10 @@ def _scryfall_card(record: dict) -> dict | None:
 def _mtgjson_card(record: dict) -> dict:
     french = next((f for f in record.get("foreignData", []) if f.get("language") == "French"), {})
     type_line = record.get("type", "")
-    return {
+    ids = {**(record.get("identifiers") or {}), **record}  # MTGJSON v5 keeps them under `identifiers`
+    card = {
         "_lang": "en",
-        "key": record.get("scryfallOracleId") or fold_name(record["name"]),
+        "key": ids.get("scryfallOracleId") or fold_name(record["name"]),
         "name": record["name"],
         "name_fr": french.get("name", ""),
         "cost": record.get("manaCost", ""),
@@ -184,11 +210,16 @@ def _mtgjson_card(record: dict) -> dict:
             "toughness": record.get("toughness", ""),
             "keywords": record.get("keywords", []),
             "collector_number": record.get("number", ""),
-            "mtgo_id": record.get("mtgoId"),
-            "arena_id": record.get("mtgArenaId"),
+            "mtgo_id": ids.get("mtgoId"),
+            "arena_id": ids.get("mtgArenaId"),
             "layout": record.get("layout", ""),
+            **_restricted(record, "Restricted"),
         },
     }
+    if record.get("side"):  # one face of the card: `mtg_records` joins it to the others
+        face = {key: card[key] for key in ("cost", "type_line", "text", "text_fr", "colors")}
+        card["_faces"] = {record["side"]: {**face, "types": card["attributes"]["types"]}}
+    return card
 
 
 # --- Flesh and Blood and Riftbound (our documented shapes) -----------------------------------
@@ -326,6 +357,11 @@ def _write_batch(game: Game, cards: list[dict], existing: dict, report: ImportRe
         digest = _content_hash(values)
         values["attributes"] = {**values["attributes"], "_hash": digest}
         known = existing.get(card["key"])
+        if known is None and card["key"] != fold_name(card["name"]):
+            # a card read before by its name (an MTGJSON v5 file, whose oracle id was not read)
+            # is the same row, now under its oracle id: no second row of the card
+            known = existing.pop(fold_name(card["name"]), None)
+            known = known and (known[0], None)
         if known and known[1] == digest:
             report.unchanged += 1
             continue
@@ -360,4 +396,4 @@ def _update_changed(rows: list[Card]) -> None:
         row.embedded_text_hash = text_hash(card_embedding_text(card_payload(row)))
         row.dense = dense if digest == row.embedded_text_hash else None
         row.indexed = False
-    Card.objects.bulk_update(rows, CARD_FIELDS + ["embedded_text_hash", "dense", "indexed"])
+    Card.objects.bulk_update(rows, CARD_FIELDS + ["key", "embedded_text_hash", "dense", "indexed"])

@@ -13,7 +13,7 @@ from rag.cards import fold_name, update_sticky
 from rag.deckbuilding import DeckRequest, DeckSpec, DeckTools, build_deck, default_spec, validate_deck, wording
 from rag.deckbuilding.commander import commander_from_sideboard, commander_in_main, commander_verdict
 from rag.deckbuilding.export import exports_for
-from rag.deckbuilding.parse_validate import ParsedDeck, Verdict, format_legality
+from rag.deckbuilding.parse_validate import ParsedDeck, Verdict, copy_limits, format_legality
 from rag.deckbuilding.spec import hero_name
 from rag.deckbuilding.wording import reader
 from runtime import components
@@ -130,7 +130,7 @@ def check_decklist(game: Game, text: str, format: str = "") -> CheckedList:
     deck = commander_in_main(commander_from_sideboard(deck, spec, cards), spec)  # MTGO's commander is its sideboard's card
     verdict = validate_deck(deck, spec, (), lambda name: fold_name(name) in known, catalog_card_key(game), lang,
                             legal=format_legality(spec, lambda name: rows[name].legal_formats if name in rows else None),
-                            by_the_rules=True)  # fmt: skip
+                            limit=copy_limits(spec, cards.get), by_the_rules=True)  # fmt: skip
     issues, warnings = commander_verdict(deck, spec, cards, lang)
     verdict = replace(verdict, valid=verdict.valid and not issues, issues=verdict.issues + issues,
                       warnings=unread_warnings(parsed.unread, lang) + verdict.warnings + warnings)  # fmt: skip

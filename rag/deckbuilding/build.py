@@ -18,7 +18,7 @@ from rag.synergy import Decomposition, decompose, synergy_search
 from .commander import choose_leader, commander_verdict, has_commander, identity_union, leaders_of
 from .export import exports_for
 from .offline import build_offline_deck, render_deck_markdown
-from .parse_validate import ParsedDeck, Verdict, card_key_from, format_legality, parse_deck_response, validate_deck
+from .parse_validate import ParsedDeck, Verdict, card_key_from, copy_limits, format_legality, parse_deck_response, validate_deck
 from .pool import eligible_pool, fetch_inspiration_decklists, inspiration_counts, is_eligible, select_role_candidates
 from . import wording
 from .prompt import DECKBUILDING_SYSTEM_PROMPT, build_deck_prompt, format_retry_prompt
@@ -265,7 +265,8 @@ def _checker(spec: DeckSpec, anchors: list[dict], tools: DeckTools, cards_by_nam
         # the built list is held to the format as a pasted one is (an anchor or a card the LLM
         # took from outside the pool may be banned there): an illegal card is asked again
         legal = format_legality(spec, lambda name: (catalog.get(name) or {}).get("card_mtg_legal_formats"))
-        verdict = validate_deck(deck, spec, anchors, tools.is_known, card_key, words_in, legal=legal)
+        verdict = validate_deck(deck, spec, anchors, tools.is_known, card_key, words_in, legal=legal,
+                                limit=copy_limits(spec, catalog.get))  # a restricted card: one copy; Relentless Rats: any
         if not has_commander(spec):
             return verdict
         issues, warnings = commander_verdict(deck, spec, catalog, words_in)

@@ -11,7 +11,7 @@ from collections import Counter
 from rag.cards import fold_name
 
 from . import wording
-from .parse_validate import ParsedDeck
+from .parse_validate import ParsedDeck, card_copy_limit
 from .pool import card_types, role_of
 from .spec import ROLES, DeckSpec
 
@@ -21,8 +21,9 @@ SIDEBOARD_COPIES = 3
 
 
 class _Builder:
-    def __init__(self, spec: DeckSpec):
+    def __init__(self, spec: DeckSpec, cards_by_name: dict[str, dict] | None = None):
         self.spec = spec
+        self.cards_by_name = cards_by_name or {}
         self.copies: Counter = Counter()
         self.deck = ParsedDeck()
         self.role_counts: Counter = Counter()
@@ -31,8 +32,12 @@ class _Builder:
     def room(self, role: str) -> int:
         return self.spec.roles.get(role, 0) - self.role_counts[role]
 
+    def limit(self, name: str) -> int:
+        """The spec's copy limit, but one of a card restricted in the format (Vintage)."""
+        return min(self.spec.max_copies, card_copy_limit(self.spec, self.cards_by_name.get(name)))
+
     def available(self, name: str) -> int:
-        return self.spec.max_copies - self.copies[name]
+        return self.limit(name) - self.copies[name]
 
     def put(self, role: str, name: str, quantity: int) -> int:
         quantity = min(quantity, self.room(role), self.available(name))
@@ -55,7 +60,7 @@ class _Builder:
         role = role_of(card, self.spec.game)
         role = role if self.spec.roles.get(role) else max(self.spec.roles, key=self.spec.roles.get)
         self.spec.roles[role] -= 1
-        self.copies[card["card_name"]] = self.spec.max_copies
+        self.copies[card["card_name"]] = self.limit(card["card_name"])
 
     def fill(self, role: str, cards: list[dict], per_card: int | None = None) -> None:
         for card in cards:
@@ -164,9 +169,9 @@ def anchor_section(card: dict, game: str) -> str | None:
 
 def build_offline_deck(spec: DeckSpec, candidates: dict[str, list[dict]], anchors: list[dict]) -> ParsedDeck:
     spec = spec.model_copy(deep=True)
-    builder = _Builder(spec)
     cards_by_name = {c["card_name"]: c for cards in candidates.values() for c in cards}
     cards_by_name.update({a["card_name"]: a for a in anchors})
+    builder = _Builder(spec, cards_by_name)
     outside = [(anchor_section(a, spec.game), a["card_name"]) for a in anchors if anchor_section(a, spec.game)]
     leaders = [cards_by_name[name] for name in spec.leaders if name in cards_by_name]
     for leader in reversed(leaders):  # one of the 100 (a pair: two), in its own section

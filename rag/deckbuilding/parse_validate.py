@@ -3,8 +3,9 @@
 Only lines `N× [[card:Name]]` count (×, x or X required: prose never matches); markdown
 headings choose the section (main, sideboard, runes, battlefields; commander in Magic, hero
 and equipment in Flesh and Blood, legend in Riftbound), by whole words. Validation: exact total
-per section, copy limit per card (basic lands exempt; a card's spellings, French name and
-front face count together), anchors present; cards unknown to the catalog are warnings.
+per section, copy limit per card (basic lands exempt; one copy of a restricted card, a card's
+own number where its text gives one; a card's spellings, French name and front face count
+together), anchors present; cards unknown to the catalog are warnings.
 """
 
 from __future__ import annotations
@@ -155,6 +156,31 @@ def format_legality(spec: DeckSpec, legal_formats: Callable[[str], Iterable[str]
     return legal
 
 
+# « A deck can have any number of cards named Relentless Rats. », « … up to seven cards named
+# Seven Dwarves. »: the card's own exception to the copy limit (rule 100.2a), in its English text.
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+OWN_LIMIT_RE = re.compile(rf"\bA deck can have (?:any number of|up to ({'|'.join(NUMBER_WORDS)})) cards named\b", re.IGNORECASE)
+ANY_NUMBER = 10_000
+
+
+def card_copy_limit(spec: DeckSpec, card: dict | None) -> int:
+    """How many copies of `card` (a card payload, None if unknown) a deck of the spec may hold:
+    one in a format where it is restricted (Vintage), its own number where its text gives one
+    (any, seven, nine), else the spec's `max_copies`."""
+    card = card or {}
+    if spec.format and spec.format in (card.get("attributes") or {}).get("restricted_in", []):
+        return 1
+    own = OWN_LIMIT_RE.search(card.get("oracle_text") or "")
+    if own:
+        return NUMBER_WORDS[own.group(1).lower()] if own.group(1) else ANY_NUMBER
+    return spec.max_copies
+
+
+def copy_limits(spec: DeckSpec, card_of: Callable[[str], dict | None]) -> Callable[[str], int]:
+    """`validate_deck`'s `limit`: the copy limit of a name, by its catalog card (`card_of(name)`)."""
+    return lambda name: card_copy_limit(spec, card_of(name))
+
+
 def validate_deck(
     deck: ParsedDeck,
     spec: DeckSpec,
@@ -164,6 +190,7 @@ def validate_deck(
     words_in: str = "fr",
     *,
     legal: Callable[[str], bool] | None = None,
+    limit: Callable[[str], int] | None = None,
     by_the_rules: bool = False,
 ) -> Verdict:
     """`card_key`: the catalog card a name stands for (copies are counted per card).
@@ -171,16 +198,19 @@ def validate_deck(
     A built deck must have each section's exact size (the reference's rule: the list is made
     to that target). `by_the_rules`, for a player's own list: a constructed deck holds at
     least its main size and at most its sideboard's (`DeckSpec.section_bounds`). `legal`:
-    whether a card may be played in the spec's format (a card it says no to is an issue)."""
+    whether a card may be played in the spec's format (a card it says no to is an issue), basic
+    lands included (Snow-Covered Forest is not legal in Standard). `limit`: a card's own copy
+    limit (`copy_limits`), else the spec's `max_copies`."""
     warnings = []
     totals = {section: deck.total(section) for section in spec.section_sizes()}
     totals["main"] += deck.total("commander")  # a Commander deck's 100 cards count its commander
     issues = _size_issues(totals, spec.section_bounds(by_the_rules), words_in)
     for name, count in sorted(deck.copies_per_card(card_key).values()):
-        if count > spec.max_copies and not is_basic_land(name):
-            issues.append(wording.text("too_many", words_in, name=name, count=count, max=spec.max_copies))
+        most = limit(name) if limit is not None else spec.max_copies
+        if count > most and not is_basic_land(name):
+            issues.append(wording.text("too_many", words_in, name=name, count=count, max=most))
     if legal is not None:
-        banned = sorted({n for entries in deck.sections.values() for _, n in entries if not is_basic_land(n) and not legal(n)})
+        banned = sorted({n for entries in deck.sections.values() for _, n in entries if not legal(n)})
         issues += [wording.text("not_legal", words_in, name=name, format=spec.format) for name in banned]
     present = deck.names()
     for anchor in anchors:

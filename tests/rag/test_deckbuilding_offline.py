@@ -14,3 +14,16 @@ def test_an_empty_pool_gives_no_deck_of_basic_lands_judged_valid():
     assert not verdict.valid
     assert "Deck principal : 24 cartes au lieu de 60." in verdict.issues  # the lands role only
     assert "Sideboard : 0 cartes au lieu de 15." in verdict.issues
+
+
+def test_a_card_restricted_in_the_format_gets_one_copy():
+    lotus = {"card_name": "Black Lotus", "card_types": ["artifact"], "type": "Artifact", "card_mtg_color_identity": [],
+             "attributes": {"restricted_in": ["vintage"]}}  # fmt: skip
+    ritual = {"card_name": "Dark Ritual", "card_types": ["instant"], "type": "Instant", "card_mtg_color_identity": ["B"],
+              "attributes": {}}  # fmt: skip
+    vintage = build_offline_deck(default_spec("mtg", format="vintage"), {"spells": [lotus, ritual]}, [lotus])
+    legacy = build_offline_deck(default_spec("mtg", format="legacy"), {"spells": [lotus, ritual]}, [lotus])
+
+    assert vintage.copies()["Black Lotus"] == 1  # main deck and sideboard together
+    assert vintage.copies()["Dark Ritual"] == 4
+    assert legacy.copies()["Black Lotus"] == 4

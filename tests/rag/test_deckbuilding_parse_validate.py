@@ -97,3 +97,32 @@ def test_flesh_and_blood_blitz_and_commoner_decks_are_40_cards_with_two_copies_a
         assert (spec.main, spec.sideboard, spec.max_copies) == (40, 0, 2)
         assert sum(spec.roles.values()) == 40
     assert (default_spec("fab").main, default_spec("fab").max_copies) == (60, 3)  # Classic Constructed
+
+
+def test_a_restricted_card_and_a_card_with_its_own_number_have_their_own_copy_limit():
+    from rag.deckbuilding.parse_validate import copy_limits
+
+    cards = {
+        "Black Lotus": {"card_name": "Black Lotus", "attributes": {"restricted_in": ["vintage"]}},
+        "Relentless Rats": {"card_name": "Relentless Rats",
+                            "oracle_text": "A deck can have any number of cards named Relentless Rats."},
+        "Nazgûl": {"card_name": "Nazgûl", "oracle_text": "Deathtouch\nA deck can have up to nine cards named Nazgûl."},
+    }
+    text = "4× [[card:Black Lotus]]\n30× [[card:Relentless Rats]]\n10× [[card:Nazgûl]]\n16× [[card:Swamp]]"
+    spec = default_spec("mtg", format="vintage").model_copy(update={"sideboard": 0})
+    issues = validate_deck(parse_deck_response(text), spec, limit=copy_limits(spec, cards.get)).issues
+    assert issues == ["Black Lotus : 4 exemplaires, le maximum est 1.", "Nazgûl : 10 exemplaires, le maximum est 9."]
+    legacy = default_spec("mtg", format="legacy").model_copy(update={"sideboard": 0})
+    assert validate_deck(parse_deck_response(text), legacy, limit=copy_limits(legacy, cards.get)).issues == [
+        "Nazgûl : 10 exemplaires, le maximum est 9."
+    ]  # restricted in Vintage only
+
+
+def test_a_basic_land_the_format_does_not_allow_is_an_issue():
+    from rag.deckbuilding.parse_validate import format_legality
+
+    spec = default_spec("mtg", format="standard").model_copy(update={"sideboard": 0})
+    formats = {"Snow-Covered Forest": ["modern"], "Forest": ["standard", "modern"]}
+    deck = parse_deck_response("30× [[card:Snow-Covered Forest]]\n30× [[card:Forest]]")
+    legal = format_legality(spec, formats.get)
+    assert validate_deck(deck, spec, legal=legal).issues == ["Snow-Covered Forest n'est pas autorisée en standard."]
