@@ -10,7 +10,7 @@ status and headers. `csrf_failure` (CSRF_FAILURE_VIEW) keeps the reason of a CSR
 
 from __future__ import annotations
 
-from django.http import JsonResponse
+from django.http import HttpResponseForbidden, JsonResponse
 from django.utils.translation import gettext as _
 from django.views.csrf import csrf_failure as django_csrf_failure
 
@@ -58,9 +58,13 @@ def as_json(request, response):
 
 
 def csrf_failure(request, reason: str = ""):
-    """CSRF_FAILURE_VIEW: JSON under /api/ (with why), Django's page elsewhere."""
+    """CSRF_FAILURE_VIEW: JSON under /api/ (with why), one plain sentence to an htmx request
+    (the chat shows a plain-text refusal as it is; a page it could not read would say the
+    network failed), Django's page elsewhere."""
     if is_api(request):
         return json_error(403, _("Vérification CSRF échouée : %(reason)s") % {"reason": reason})
+    if request.headers.get("HX-Request") == "true":  # e.g. signed in again in another tab: the token rotated
+        return HttpResponseForbidden(_("Formulaire expiré : rechargez la page."), content_type="text/plain; charset=utf-8")
     return django_csrf_failure(request, reason=reason)
 
 

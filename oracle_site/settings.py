@@ -366,7 +366,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "runtime.ratelimit.login_client_ip"  # X-Forwarded-For only behind TRUSTED_PROXIES; None when not an address
 AXES_VERBOSE = False
-CSRF_FAILURE_VIEW = "oracle_site.api_json_errors.csrf_failure"  # JSON under /api/, Django's page elsewhere
+CSRF_FAILURE_VIEW = "oracle_site.api_json_errors.csrf_failure"  # JSON under /api/, a plain sentence to htmx, Django's page elsewhere
 
 # API lists (`@paginate`): `?limit=&offset=`, 20 by default, at most 100 (docs/api-resources.md).
 NINJA_PAGINATION_PER_PAGE = 20

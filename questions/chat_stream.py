@@ -76,7 +76,7 @@ def _final_html(question_id, question: Question | None = None) -> str:
 
 def _event_sse(event) -> str | None:
     if event.name == "phase":
-        return sse("phase", escape(event.data.get("label", "")))
+        return sse("phase", phase_html(event.data.get("label", ""), event.data.get("key", "")))
     if event.name == "token":
         return sse("token", token_html(event.data.get("text", "")))
     if event.name == "context":
@@ -84,11 +84,17 @@ def _event_sse(event) -> str | None:
     return None
 
 
-def _catch_up(phase: str, text: str, context: dict | None = None) -> list[str]:
+def phase_html(label: str, key: str = "") -> str:
+    """The phase line: its words, tagged with its key (oracle.css offers « Arrêter » from the
+    « write » phase on, while the model is still silent)."""
+    return format_html('<span data-phase="{}">{}</span>', key, label) if key else escape(label)
+
+
+def _catch_up(phase: str, text: str, context: dict | None = None, phase_key: str = "") -> list[str]:
     """What a late listener gets at once: the last phase, the passages of the last `context`
     event (sent before it listened: it would only see them at `done`), the text so far."""
     return (
-        ([sse("phase", escape(phase))] if phase else [])
+        ([sse("phase", phase_html(phase, phase_key))] if phase else [])
         + ([sse("context", context_html(context))] if context else [])
         + ([sse("token", token_html(text))] if text else [])
     )
@@ -109,7 +115,7 @@ class Follower:
             if event.name == SNAPSHOT:  # everything up to its id, then what came after it
                 later, self.held, self.seen = self.held, None, int(event.id)
                 data = event.data
-                caught_up = _catch_up(data.get("phase", ""), data.get("text", ""), data.get("context"))
+                caught_up = _catch_up(data.get("phase", ""), data.get("text", ""), data.get("context"), data.get("phase_key", ""))
                 return caught_up + self._relayed(later)
             if int(event.id) != 1:
                 self.held.append(event)
@@ -137,10 +143,10 @@ async def relay(question_id, heartbeat_s: float):
             yield sse("done", await executors.setup_async(_final_html)(question_id, question))
             return
         yield ": listening\n\n"
-        seen, text, phase, context = streamed_so_far(question_id)  # a late listener (a reload) starts from there
-        for chunk in _catch_up(phase, text, context):
+        so_far = streamed_so_far(question_id)  # a late listener (a reload) starts from there
+        for chunk in _catch_up(so_far.phase, so_far.text, so_far.context, so_far.phase_key):
             yield chunk
-        follower, quiet = Follower(seen), 0
+        follower, quiet = Follower(so_far.last_id), 0
         while True:
             event = await events.receive(heartbeat_s)
             if event is None:

@@ -37,6 +37,7 @@ class SoFar(NamedTuple):
     text: str  # what its tokens carried so far
     phase: str  # the last phase's label
     context: dict | None  # the last `context` event's payload (the passages), None before it
+    phase_key: str = ""  # the last phase's key (payloads.PHASES): the chat shows « Arrêter » from « write » on
 
 
 class Answering:
@@ -49,7 +50,7 @@ class Answering:
         self._lock = threading.Lock()
         self._stopped = False
         self._stop_checked_at = 0.0
-        self._last_id, self._parts, self._phase, self._context = 0, [], "", None
+        self._last_id, self._parts, self._phase, self._context, self._phase_key = 0, [], "", None, ""
 
     # --- stopping (« Arrêter ») -----------------------------------------------------------
     def stop(self) -> None:
@@ -73,12 +74,12 @@ class Answering:
         with self._lock:
             if name in FINAL_EVENTS:
                 final_id = self._last_id + 1
-                self._last_id, self._parts, self._phase, self._context = 0, [], "", None
+                self._last_id, self._parts, self._phase, self._context, self._phase_key = 0, [], "", None, ""
                 return final_id
             if name == "token":
                 self._parts.append(data.get("text", ""))
             elif name == "phase":
-                self._phase = data.get("label", "")
+                self._phase, self._phase_key = data.get("label", ""), data.get("key", "")
             elif name == "context":
                 self._context = data
             self._last_id += 1
@@ -86,7 +87,7 @@ class Answering:
 
     def so_far(self) -> SoFar:
         with self._lock:
-            return SoFar(self._last_id, "".join(self._parts), self._phase, self._context)
+            return SoFar(self._last_id, "".join(self._parts), self._phase, self._context, self._phase_key)
 
 
 _live: dict[str, Answering] = {}

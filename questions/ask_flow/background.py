@@ -46,8 +46,8 @@ def publishing(question_id, emit: Emit | None = None) -> Emit:
     2, … in order), then hands it to `emit` (the JSON API's own stream), if any. Never raises.
 
     After each `phase` event, and after a `token` once SNAPSHOT_EVERY_S passed since the last
-    one, it also publishes a `snapshot` ({text, phase, context}: the answer so far, its last
-    phase and the payload of its last `context` event, with the id of the last event it
+    one, it also publishes a `snapshot` ({text, phase, phase_key, context}: the answer so far, its last
+    phase (its words and key) and the payload of its last `context` event, with the id of the last event it
     covers): a relay in another web process, which has no `streamed_so_far`, catches up from
     it (questions/chat_stream.py)."""
     group = broadcast.answer_group(question_id)
@@ -63,7 +63,7 @@ def publishing(question_id, emit: Emit | None = None) -> Emit:
             if name == "phase" or (name == "token" and now - snapshot_at[0] >= SNAPSHOT_EVERY_S):
                 snapshot_at[0] = now
                 so_far = answering.so_far()
-                broadcast.publish(group, SNAPSHOT, {"text": so_far.text, "phase": so_far.phase,
+                broadcast.publish(group, SNAPSHOT, {"text": so_far.text, "phase": so_far.phase, "phase_key": so_far.phase_key,
                                                       "context": so_far.context}, event_id=event_id)  # fmt: skip
         if name in answers.FINAL_EVENTS:
             answers.forget_unvouched(question_id)

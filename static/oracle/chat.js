@@ -79,12 +79,13 @@ form.addEventListener("htmx:configRequest", (event) => {
     return event.preventDefault();
   }
   // the @-picked cards still named in the question go with it
-  event.detail.parameters["card_mentions"] = JSON.stringify(mentions.takeMentions(question));
+  event.detail.parameters["card_mentions"] = JSON.stringify(mentions.mentionsIn(question));
 });
 
 form.addEventListener("htmx:afterRequest", (event) => {
   if (event.target !== form) return;
   if (event.detail.successful) {
+    mentions.forget();
     textarea.value = "";
     updateCounter();
     textarea.focus();

@@ -101,11 +101,13 @@ export function attachCardMentions(textarea, cardsUrl, strings) {
 
   return {
     isOpen,
-    /** The picked cards still named in the question (then forgets them for the next one). */
-    takeMentions(question) {
-      const names = [...picked].filter((name) => question.includes(`@${name}`));
+    /** The picked cards still named in the question. */
+    mentionsIn(question) {
+      return [...picked].filter((name) => question.includes(`@${name}`));
+    },
+    /** Once the question went through: a refused one is sent again with its cards. */
+    forget() {
       picked.clear();
-      return names;
     },
   };
 }

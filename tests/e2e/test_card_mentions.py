@@ -43,6 +43,30 @@ def test_at_mention_suggests_cards_and_sends_the_picked_one(chat_with_cards):
     assert sent(request.value)["card_mentions"] == ["Lightning Bolt"]
 
 
+def test_a_question_refused_once_is_sent_again_with_its_picked_card(chat_with_cards):
+    page = chat_with_cards
+    refused = []
+
+    def too_many_once(route):
+        if refused:
+            return route.continue_()
+        refused.append(route.request)
+        route.fulfill(status=429, content_type="text/plain; charset=utf-8", body="Trop de questions d'un coup.")
+
+    page.route("**/ask", too_many_once)
+    page.type("#question", "Peut-on cibler un joueur avec @Light")
+    page.locator("#card-suggestions [role=option]", has_text="Lightning Bolt").wait_for()
+    page.keyboard.press("Enter")
+    page.click("#ask-button")
+    page.locator("#ask-error", has_text="Trop de questions").wait_for()
+    assert page.input_value("#question") == "Peut-on cibler un joueur avec @Lightning Bolt "  # kept to send again
+    with page.expect_request("**/ask") as again:
+        page.click("#ask-button")
+
+    assert sent(refused[0])["card_mentions"] == ["Lightning Bolt"]
+    assert sent(again.value)["card_mentions"] == ["Lightning Bolt"]
+
+
 def test_at_mention_without_a_card_catalog_keeps_the_box_working(browser, live_daphne, course_folle, bob):
     game, _ = course_folle
     page = open_signed_in(browser, live_daphne, bob)

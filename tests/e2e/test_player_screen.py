@@ -58,17 +58,21 @@ EMOJI_AS_TEXT = r"""() => {
 }"""
 
 
-# A live turn's « Arrêter » while the Oracle still searches (no text yet), then once text came.
+# A live turn's « Arrêter » while the Oracle still searches, once it writes (no text yet:
+# the model silent, a deck prepared), then once text came.
 STOP_SHOWN_WITH = """() => {
-  const turn = document.createElement('div');
-  turn.innerHTML = '<div class="answer streaming"></div><div class="turn-actions"><button class="stop-answer">stop</button></div>';
+  const turn = document.createElement('li');
+  turn.className = 'turn';
+  turn.innerHTML = '<p class="phase"></p><div class="answer streaming"></div><div class="turn-actions"><button class="stop-answer">stop</button></div>';
   document.body.append(turn);
   const shown = () => getComputedStyle(turn.querySelector('.stop-answer')).display !== 'none';
-  const before = shown();
+  const searching = shown();
+  turn.querySelector('.phase').innerHTML = '<span data-phase="write">writes</span>';
+  const writing = shown();
   turn.querySelector('.answer').append('Le joueur actif');
-  const after = shown();
+  const streaming = shown();
   turn.remove();
-  return [before, after];
+  return [searching, writing, streaming];
 }"""
 
 
@@ -128,8 +132,8 @@ def test_the_chat_viewer_and_ingest_pages_hold_on_every_screen_in_both_languages
         if locale == "en-US":
             assert french_in(" ".join(suggestions) + " " + placeholder) == [], (suggestions, placeholder)
 
-        # « Arrêter » on a live turn only once its text streams (the page's own stylesheet)
-        assert page.evaluate(STOP_SHOWN_WITH) == [False, True]
+        # « Arrêter » on a live turn once the Oracle writes, not while it searches (the page's own stylesheet)
+        assert page.evaluate(STOP_SHOWN_WITH) == [False, True, True]
 
         ask(page, "Que fait la pluie dans les virages ?")
         page.evaluate("() => document.querySelectorAll('details').forEach((details) => { details.open = true; })")

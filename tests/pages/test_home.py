@@ -122,3 +122,41 @@ def test_a_card_game_with_a_catalogue_is_askable_before_any_rulebook_is_read(cli
     assert "Magic" in home and "Flesh and Blood" not in home
     assert "Livrets consultés" not in home and "Règles de base" not in home  # no booklet read yet
     assert client.get(reverse("oracle-chat", args=[magic.slug])).status_code == 200
+
+
+def test_unticking_every_expansion_on_the_home_page_opens_the_chat_on_the_base_booklet_alone(client, bob):
+    from html.parser import HTMLParser
+
+    class UntickedForm(HTMLParser):
+        """What a browser sends for the game's GET form once every box is unticked."""
+
+        def __init__(self, form_id):
+            super().__init__()
+            self.form_id, self.inside, self.fields = form_id, False, []
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if tag == "li" and attrs.get("id") == self.form_id:
+                self.inside = True
+            elif self.inside and tag == "input" and attrs.get("name") and attrs.get("type") != "checkbox":
+                self.fields.append((attrs["name"], attrs.get("value") or ""))
+
+        def handle_endtag(self, tag):
+            if tag == "li":
+                self.inside = False
+
+    heat = GameFactory(rules=True, name="Heat")
+    rain = ExtensionFactory(rules=True, game=heat, name="Heavy Rain")
+    tunnel = ExtensionFactory(rules=True, game=heat, name="Tunnel Vision")
+    client.force_login(bob)
+    form = UntickedForm(f"game-{heat.slug}")
+    form.feed(client.get(reverse("oracle-home")).content.decode())
+    query = {}
+    for name, value in form.fields:
+        query.setdefault(name, []).append(value)
+
+    chat = client.get(reverse("oracle-chat", args=[heat.slug]), query).content.decode()
+
+    choice = chat.split('id="booklet-choice"')[1].split("</fieldset>")[0]
+    assert "Heavy Rain" in choice and "Tunnel Vision" in choice
+    assert f'value="{rain.pk}" checked' not in choice and f'value="{tunnel.pk}" checked' not in choice

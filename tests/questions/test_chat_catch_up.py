@@ -72,14 +72,14 @@ def test_the_answering_process_records_the_passages_and_its_snapshots_carry_them
     emit = publishing("q-passages")
     emit("phase", {"label": "L'Oracle plonge dans le grimoire"})
     emit("context", PASSAGES)
-    emit("phase", {"label": WRITE})
+    emit("phase", {"label": WRITE, "key": "write"})
     emit("token", {"text": "Oui"})
 
-    assert streamed_so_far("q-passages") == (4, "Oui", WRITE, PASSAGES)  # what a reload in this process gets
+    assert streamed_so_far("q-passages") == (4, "Oui", WRITE, PASSAGES, "write")  # what a reload in this process gets
     snapshots = [(data, event_id) for name, data, event_id in published if name == "snapshot"]
-    assert snapshots[-1] == ({"text": "", "phase": WRITE, "context": PASSAGES}, 3)  # after the `write` phase
+    assert snapshots[-1] == ({"text": "", "phase": WRITE, "phase_key": "write", "context": PASSAGES}, 3)  # after the `write` phase
     emit("done", {})
-    assert streamed_so_far("q-passages") == (0, "", "", None)
+    assert streamed_so_far("q-passages") == (0, "", "", None, "")
 
 
 def test_a_snapshot_before_any_passage_sends_no_context():
