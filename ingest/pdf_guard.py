@@ -7,7 +7,10 @@ encryption, syntax pdfminer cannot parse. The inspection runs in a child process
 memory cap and a time limit, so even a PDF that defeats pdfminer itself only kills that
 child. pdfminer later decodes content streams in the worker: their size is bounded here.
 
-`python -m ingest.pdf_guard FILE LIMITS_JSON` prints one JSON line: {"problem": str|null}.
+The upload check (ingest.services.validate_pdf) counts the pages here as well, so that the
+web process never parses a PDF itself.
+
+`python -m ingest.pdf_guard FILE LIMITS_JSON` prints one JSON line: {"problem": str|null, "pages": int}.
 No Django import: the child starts fast.
 """
 
@@ -76,8 +79,9 @@ class HostilePdf(ValueError):
     """The PDF cannot be read safely; the message (a Problem) tells the admin why."""
 
 
-def check_pdf(path: Path, limits: PdfLimits) -> None:
-    """Inspect `path` in a child process; raise HostilePdf with a readable message."""
+def check_pdf(path: Path, limits: PdfLimits) -> int:
+    """Inspect `path` in a child process and return its number of pages; raise HostilePdf
+    with a readable message."""
     command = [sys.executable, "-m", "ingest.pdf_guard", str(path), json.dumps(asdict(limits))]
     try:
         done = subprocess.run(
@@ -91,18 +95,21 @@ def check_pdf(path: Path, limits: PdfLimits) -> None:
         raise HostilePdf(
             Problem(gettext_noop("l'analyse du PDF a dépassé %(seconds).0f s (structure anormalement complexe)"), seconds=limits.timeout_s)
         ) from None
-    problem = _problem_of(done)
+    problem, pages = _outcome_of(done)
     if problem:
         raise HostilePdf(problem)
+    return pages
 
 
-def _problem_of(done: subprocess.CompletedProcess) -> str | None:
+def _outcome_of(done: subprocess.CompletedProcess) -> tuple[str | None, int]:
+    """(the problem or None, the number of pages) the child reported."""
     lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
     if done.returncode == 0 and lines:
-        return Problem.from_dict(json.loads(lines[-1]))
+        outcome = json.loads(lines[-1])
+        return Problem.from_dict(outcome), outcome.get("pages", 0)
     if b"MemoryError" in done.stderr or done.returncode < 0:
-        return memory_problem()
-    return Problem(gettext_noop("le PDF n'a pas pu être analysé : %(error)s"), error=done.stderr.decode("utf-8", "replace").strip()[-300:])
+        return memory_problem(), 0
+    return Problem(gettext_noop("le PDF n'a pas pu être analysé : %(error)s"), error=done.stderr.decode("utf-8", "replace").strip()[-300:]), 0
 
 
 def _cap_memory(megabytes: int) -> None:
@@ -115,8 +122,13 @@ def _cap_memory(megabytes: int) -> None:
 # --- in the child process --------------------------------------------------------------------
 
 
-def inspect(path: str, limits: PdfLimits) -> Problem | None:
-    """The first problem found, or None."""
+ENCRYPTED = gettext_noop("le PDF est chiffré ou protégé par un mot de passe : exportez-en une copie sans protection")
+UNREADABLE = gettext_noop("le PDF est illisible (fichier abîmé ?) : %(error)s")
+PAGES_UNREADABLE = gettext_noop("les pages du PDF sont illisibles (fichier abîmé ?) : %(error)s")
+
+
+def inspect(path: str, limits: PdfLimits) -> tuple[Problem | None, int]:
+    """The first problem found (or None), and the number of pages."""
     from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
     from pdfminer.pdfparser import PDFParser
 
@@ -124,15 +136,18 @@ def inspect(path: str, limits: PdfLimits) -> Problem | None:
         try:
             document = PDFDocument(PDFParser(handle))
         except (PDFPasswordIncorrect, PDFEncryptionError):
-            return Problem(gettext_noop("le PDF est chiffré ou protégé par un mot de passe : exportez-en une copie sans protection"))
+            return Problem(ENCRYPTED), 0
         except Exception as exc:  # noqa: BLE001 - any parser failure is a broken file
-            return Problem(gettext_noop("le PDF est illisible (fichier abîmé ?) : %(error)s"), error=str(exc or type(exc).__name__))
-        return _pages_problem(document, limits) or _streams_problem(document, limits)
+            return Problem(UNREADABLE, error=str(exc or type(exc).__name__)), 0
+        problem, pages = _pages_problem(document, limits)
+        return problem or _streams_problem(document, limits), pages
 
 
-def _pages_problem(document, limits: PdfLimits) -> Problem | None:
+def _pages_problem(document, limits: PdfLimits) -> tuple[Problem | None, int]:
+    """The first problem of a page (or None), and the number of pages."""
     from pdfminer.pdfpage import PDFPage
 
+    number = 0
     try:
         for number, page in enumerate(PDFPage.create_pages(document), start=1):
             x0, y0, x1, y1 = (float(v) for v in page.mediabox)
@@ -140,10 +155,10 @@ def _pages_problem(document, limits: PdfLimits) -> Problem | None:
                 return Problem(
                     gettext_noop("la page %(page)d mesure %(width).0f × %(height).0f points, au-delà de la limite de %(limit).0f"),
                     page=number, width=abs(x1 - x0), height=abs(y1 - y0), limit=limits.max_page_points,
-                )
+                ), number
     except Exception as exc:  # noqa: BLE001
-        return Problem(gettext_noop("les pages du PDF sont illisibles (fichier abîmé ?) : %(error)s"), error=str(exc or type(exc).__name__))
-    return None
+        return Problem(PAGES_UNREADABLE, error=str(exc or type(exc).__name__)), number
+    return None, number
 
 
 def _streams_problem(document, limits: PdfLimits) -> Problem | None:
@@ -295,8 +310,8 @@ def _counted(chunks, ceiling: int) -> int:
 def main(argv: list[str]) -> int:
     path, raw_limits = argv[1], argv[2]
     limits = PdfLimits(**json.loads(raw_limits))
-    problem = inspect(path, limits)
-    print(json.dumps(problem.as_dict() if problem else {"problem": None}, ensure_ascii=False))
+    problem, pages = inspect(path, limits)
+    print(json.dumps({**(problem.as_dict() if problem else {"problem": None}), "pages": pages}, ensure_ascii=False))
     return 0
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import logging
+import shutil
+import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,14 +14,11 @@ from pathlib import Path
 from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
-from pdfminer.pdfdocument import PDFDocument, PDFEncryptionError, PDFPasswordIncorrect
-from pdfminer.pdfpage import PDFPage
-from pdfminer.pdfparser import PDFParser
 
 from games.models import BOOKLET_KINDS, Extension, Game
 from games.services import unique_slug
 
-from . import booklet_swap, language_choice
+from . import booklet_swap, language_choice, pdf_guard
 from .cancellation import withdraw_cancel
 from .models import IngestJob
 from .queue import enqueue
@@ -62,8 +61,9 @@ def validate_pdf(source) -> PdfInfo:
     """Check an upload by its bytes (bytes, a path or a file object); raise InvalidPdf.
 
     The file is read where it lies (an upload larger than FILE_UPLOAD_MAX_MEMORY_SIZE is
-    already a temporary file): a 60 MB PDF once cost the web process 60 MB per copy of it."""
-    with _opened(source) as (pdf, size):
+    already a temporary file): a 60 MB PDF once cost the web process 60 MB per copy of it.
+    Its pages are counted, and a hostile PDF refused, by ingest.pdf_guard's capped child."""
+    with _opened(source) as (pdf, size, path):
         if not size:
             raise InvalidPdf(_("Le fichier est vide."))
         if size > settings.UPLOAD_MAX_BYTES:
@@ -74,7 +74,7 @@ def validate_pdf(source) -> PdfInfo:
         if PDF_MAGIC not in pdf.read(1024):
             raise InvalidPdf(_("Ce fichier n'est pas un PDF (son contenu ne commence pas par %PDF)."))
         pdf.seek(0)
-        pages = _count_pages(pdf)
+        pages = _count_pages(pdf, path)
     if pages == 0:
         raise InvalidPdf(_("Ce PDF ne contient aucune page."))
     if pages > settings.UPLOAD_MAX_PAGES:
@@ -87,16 +87,17 @@ def validate_pdf(source) -> PdfInfo:
 
 @contextmanager
 def _opened(source):
-    """(a binary file positioned at 0, its size) for bytes, a path or an uploaded file."""
+    """(a binary file positioned at 0, its size, its path or None) for bytes, a path or an
+    uploaded file."""
     if isinstance(source, (bytes, bytearray)):
-        yield io.BytesIO(source), len(source)
+        yield io.BytesIO(source), len(source), None
         return
     path = Path(source) if isinstance(source, (str, Path)) else None
     if path is None and hasattr(source, "temporary_file_path"):
         path = Path(source.temporary_file_path())
     if path is not None:
         with path.open("rb") as pdf:
-            yield pdf, path.stat().st_size
+            yield pdf, path.stat().st_size, path
         return
     size = getattr(source, "size", None)
     if size is not None and size > settings.UPLOAD_MAX_BYTES:
@@ -106,21 +107,37 @@ def _opened(source):
         size = source.seek(0, io.SEEK_END)
         source.seek(0)
     try:
-        yield source, size
+        yield source, size, None
     finally:
         source.seek(0)
 
 
-def _count_pages(pdf) -> int:
+def _count_pages(pdf, path: Path | None) -> int:
+    """Counted in the guard's child, capped in memory and time: pdfminer inflates a PDF's
+    cross-reference and object streams whole, and a 1 kB upload (double Flate over 400 MB
+    of zeros) once held the web process at 1 GB before it answered 202."""
+    if path is None:  # a small upload held in memory: the child reads a file
+        with tempfile.NamedTemporaryFile(suffix=".pdf", dir=settings.FILE_UPLOAD_TEMP_DIR) as copy:
+            shutil.copyfileobj(pdf, copy)
+            copy.flush()
+            return _count_pages(copy, Path(copy.name))
     try:
-        document = PDFDocument(PDFParser(pdf))
-        return sum(1 for _ in PDFPage.create_pages(document))
-    except (PDFPasswordIncorrect, PDFEncryptionError) as exc:
-        raise InvalidPdf(_("Ce PDF est chiffré ou protégé par un mot de passe : exportez-en une copie sans protection.")) from exc
-    except Exception as exc:  # noqa: BLE001 - a malformed file leads pdfminer into any error
-        # (AttributeError for a page tree made of names, IndexError, RecursionError…), not
-        # only its own PDFSyntaxError / PSException: each is the uploader's bad file, a 400.
-        raise InvalidPdf(_("Ce PDF est illisible (fichier abîmé ?) : %(error)s") % {"error": exc}) from exc
+        return pdf_guard.check_pdf(path, pdf_guard.limits_from_settings())
+    except pdf_guard.HostilePdf as exc:
+        raise InvalidPdf(_refusal(exc.args[0])) from exc
+
+
+def _refusal(problem: str) -> str:
+    """The upload's 400 for the guard's problem, in the request's language."""
+    msgid, params = getattr(problem, "msgid", None), getattr(problem, "params", {})
+    if msgid == pdf_guard.ENCRYPTED:
+        return _("Ce PDF est chiffré ou protégé par un mot de passe : exportez-en une copie sans protection.")
+    if msgid in (pdf_guard.UNREADABLE, pdf_guard.PAGES_UNREADABLE):
+        # any parser error (AttributeError for a page tree made of names, IndexError…) is
+        # the uploader's bad file
+        return _("Ce PDF est illisible (fichier abîmé ?) : %(error)s") % params
+    reason = (_(msgid) % params if params else _(msgid)) if msgid else problem
+    return _("Ce PDF ne peut pas être lu sans risque : %(error)s. Corrigez-le ou exportez-le à nouveau, puis téléversez-le.") % {"error": reason}
 
 
 def create_ingest(
@@ -229,13 +246,18 @@ RELAUNCHABLE = (IngestJob.Status.ERROR, IngestJob.Status.CANCELLED, IngestJob.St
 
 
 def superseded(job: IngestJob) -> bool:
-    """The job reads another file than the booklet serves, and a later upload of the booklet
-    has been read to the end: re-reading this older file would swap the booklet back to it.
-    (A job of the file the booklet serves may always be read again.)"""
-    if not booklet_swap.is_replacement(job, job.booklet):
+    """The job reads another file than the booklet serves, and the served file was uploaded
+    after this job: re-reading this older file would swap the booklet back to it. (A job of
+    the file the booklet serves may always be read again.) A later re-ingestion of an older
+    served file does not count: it once refused the newest upload as « older »."""
+    booklet = job.booklet
+    if not booklet_swap.is_replacement(job, booklet):
         return False
-    later = IngestJob.objects.filter(game_id=job.game_id, extension_id=job.extension_id, created_at__gt=job.created_at)
-    return later.filter(status=IngestJob.Status.DONE).exists()
+    jobs = IngestJob.objects.filter(game_id=job.game_id, extension_id=job.extension_id)
+    served_since = jobs.filter(pdf_path=booklet.pdf.name).order_by("created_at").values_list("created_at", flat=True).first()
+    if served_since is None:  # no job left for the served file: any later success replaced it
+        return jobs.filter(created_at__gt=job.created_at, status=IngestJob.Status.DONE).exists()
+    return served_since > job.created_at
 
 
 def not_relaunchable_message(job: IngestJob) -> str:
