@@ -45,6 +45,9 @@ def test_a_chat_request_with_a_stale_token_says_to_reload_the_page(stale_chat):
 
     assert response.status_code == 403 and response["Content-Type"].startswith("text/plain")
     assert response.content.decode() == "Formulaire expiré : rechargez la page."
+    english = browser.post(reverse("oracle-chat-ask", args=[game.slug]), {"question": "How many cards?"},
+                           HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=header_token, HTTP_ACCEPT_LANGUAGE="en")
+    assert english.content.decode() == "Form expired: reload the page."
 
 
 def test_a_stale_form_outside_the_chat_keeps_its_page_and_the_api_its_json(stale_chat):
