@@ -10,7 +10,10 @@ from tests.e2e.conftest import SERVER_ENV, open_signed_in, screenshot
 from tests.support.replay_llm import recorded_deltas
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
-REPEAT = 3
+# 8 × 4 deltas × 0.5 s: the answer is still being written at the give-up test's second poll
+# (~6 s after the ask). With 3 (6 s) it was sometimes done by then, and the turn showed the
+# answer instead of the server's give-up.
+REPEAT = 8
 BROKEN_STREAM = "event: phase\ndata: L'Oracle plonge dans les livrets…\n\n"
 
 
@@ -21,7 +24,7 @@ def live_daphne_asgi():
 
 @pytest.fixture
 def live_daphne_env():
-    # 12 deltas × 0.5 s: the answer is still being written while the page polls.
+    # the answer is still being written while the page polls (REPEAT above)
     return {**SERVER_ENV, "REPLAY_LLM_DELAY_S": "0.5", "REPLAY_LLM_REPEAT": str(REPEAT)}
 
 
