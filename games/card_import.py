@@ -359,9 +359,9 @@ def _write_batch(game: Game, cards: list[dict], existing: dict, report: ImportRe
         known = existing.get(card["key"])
         if known is None and card["key"] != fold_name(card["name"]):
             # a card read before by its name (an MTGJSON v5 file, whose oracle id was not read)
-            # is the same row, now under its oracle id: no second row of the card
-            known = existing.pop(fold_name(card["name"]), None)
-            known = known and (known[0], None)
+            # is the same row, rewritten under its oracle id (its key changed: never unchanged)
+            renamed = existing.pop(fold_name(card["name"]), None)
+            known = (renamed[0], None) if renamed else None
         if known and known[1] == digest:
             report.unchanged += 1
             continue

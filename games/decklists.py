@@ -156,8 +156,8 @@ def guess_format(comments: list[str]) -> str:
     words, as questions name it: « Premodern » is not Modern, « Standard Brawl » not Standard,
     « EDH » is commander."""
     text = fold_name(" ".join(comments))
-    named = [(fold_name(word), fmt) for fmt, words in FORMATS.items() for word in words
-             if re.search(rf"(?<!\w){re.escape(fold_name(word))}(?!\w)", text)]  # fmt: skip
+    named = [(folded, fmt) for fmt, words in FORMATS.items() for folded in map(fold_name, words)
+             if re.search(rf"(?<!\w){re.escape(folded)}(?!\w)", text)]  # fmt: skip
     return max(named, key=lambda found: len(found[0]), default=("", ""))[1]
 
 

@@ -54,6 +54,7 @@ class IngestJobAdmin(admin.ModelAdmin):
             name=data["name"] or None,
             language=data["language"],
             user=request.user,
+            pdf_info=data.get("pdf_info"),
         )
         services.enqueue(job)
         return job

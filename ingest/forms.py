@@ -38,7 +38,7 @@ class BookletUploadForm(forms.Form):
             self.add_error("name", _("Nommez le livret (par exemple « Extension Tempête »)."))
         if data.get("pdf"):
             try:
-                services.validate_pdf(data["pdf"])
+                data["pdf_info"] = services.validate_pdf(data["pdf"])  # create_ingest takes it, not checking again
             except services.InvalidPdf as exc:
                 self.add_error("pdf", str(exc))
         return data

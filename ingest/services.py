@@ -150,13 +150,16 @@ def create_ingest(
     language: str = language_choice.DETECT,
     bgg_id: int | None = None,
     user=None,
+    pdf_info: PdfInfo | None = None,
 ) -> IngestJob:
     """Validate the PDF, create the game and booklet rows, store the PDF as `<slug>-<timestamp>.pdf`
     and return a queued job (not yet enqueued). `language` is `language_choice.requested_language`
-    of what the admin sent: DETECT (the default) lets the ingestion set it from the text."""
+    of what the admin sent: DETECT (the default) lets the ingestion set it from the text.
+    `pdf_info`: `validate_pdf`'s answer for this file when a form already checked it (the check
+    runs a child process: not twice per upload)."""
     if kind not in BOOKLET_KINDS:
         raise ValueError(f"unknown booklet kind {kind!r}")
-    info = validate_pdf(pdf_path_or_file)
+    info = pdf_info or validate_pdf(pdf_path_or_file)
     chosen = language_choice.job_fields(language)  # a chosen language: the booklet's once its text is read
     language = language or language_choice.PROVISIONAL
     with transaction.atomic():
