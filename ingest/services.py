@@ -152,11 +152,10 @@ def create_ingest(
     user=None,
     pdf_info: PdfInfo | None = None,
 ) -> IngestJob:
-    """Validate the PDF, create the game and booklet rows, store the PDF as `<slug>-<timestamp>.pdf`
-    and return a queued job (not yet enqueued). `language` is `language_choice.requested_language`
-    of what the admin sent: DETECT (the default) lets the ingestion set it from the text.
-    `pdf_info`: `validate_pdf`'s answer for this file when a form already checked it (the check
-    runs a child process: not twice per upload)."""
+    """Validate the PDF (`pdf_info`: a form's check of it, the guard's child runs once), create the
+    game and booklet rows, store the PDF as `<slug>-<timestamp>.pdf` and return a queued job (not
+    yet enqueued). `language`: `language_choice.requested_language` of the admin's; DETECT (the
+    default) lets the ingestion set it from the text."""
     if kind not in BOOKLET_KINDS:
         raise ValueError(f"unknown booklet kind {kind!r}")
     info = pdf_info or validate_pdf(pdf_path_or_file)
@@ -175,10 +174,8 @@ def create_ingest(
             type(owner).objects.filter(pk=owner.pk).update(pdf=stored, pdf_pages=info.pages)
         return IngestJob.objects.create(
             game=game,
-            extension=owner if kind != "base" else None,
-            booklet_kind=kind,
-            pdf_path=stored,
-            pdf_pages=info.pages,
+            extension=owner if kind != "base" else None, booklet_kind=kind,
+            pdf_path=stored, pdf_pages=info.pages,
             created_game=created_game,  # cancelled before it ran, it may take the game with it
             **chosen,
             created_by=user if getattr(user, "is_authenticated", False) else None,
